@@ -1,0 +1,109 @@
+package dev.zklock.autoconfigure;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+
+import org.springframework.boot.context.properties.PropertyMapper;
+import org.springframework.util.StringUtils;
+
+/**
+ * Builds and starts the auto-configured {@link CuratorFramework}.
+ */
+class CuratorClientFactory {
+
+	private final ZkLockProperties properties;
+
+	private final ZooKeeperConnectionDetails connectionDetails;
+
+	private final List<CuratorFrameworkBuilderCustomizer> customizers;
+
+	CuratorClientFactory(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
+			List<CuratorFrameworkBuilderCustomizer> customizers) {
+		this.properties = properties;
+		this.connectionDetails = connectionDetails;
+		this.customizers = customizers;
+	}
+
+	CuratorFramework createStarted() {
+		String connectString = this.connectionDetails.getConnectString();
+		ConnectStrings.validate(connectString);
+		CuratorFrameworkFactory.Builder builder = builder(connectString);
+		this.customizers.forEach((customizer) -> customizer.customize(builder));
+		CuratorFramework client = builder.build();
+		client.start();
+		if (this.properties.isFailFast()) {
+			awaitConnection(client, connectString);
+		}
+		return client;
+	}
+
+	private CuratorFrameworkFactory.Builder builder(String connectString) {
+		ZkLockProperties.Retry retry = this.properties.getRetry();
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.ensembleTracker(false)
+			.retryPolicy(new BoundedExponentialBackoffRetry(millis(retry.getBaseSleep()), millis(retry.getMaxSleep()),
+					retry.getMaxRetries()));
+		PropertyMapper map = PropertyMapper.get();
+		map.from(this.properties::getSessionTimeout).as(CuratorClientFactory::millis).to(builder::sessionTimeoutMs);
+		map.from(this.properties::getConnectionTimeout).as(CuratorClientFactory::millis).to(builder::connectionTimeoutMs);
+		map.from(this.properties::getNamespace)
+			.whenHasText()
+			.as((namespace) -> StringUtils.trimLeadingCharacter(namespace, '/'))
+			.to(builder::namespace);
+		ZkLockProperties.Auth auth = this.properties.getAuth();
+		map.from(auth::getScheme).whenHasText().to((scheme) -> {
+			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";
+			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8))
+				.aclProvider(new CreatorOnlyAclProvider());
+		});
+		return builder;
+	}
+
+	private void awaitConnection(CuratorFramework client, String connectString) {
+		Duration timeout = this.properties.getConnectionTimeout();
+		boolean connected;
+		try {
+			connected = client.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			connected = false;
+		}
+		if (!connected) {
+			client.close();
+			throw new ZooKeeperUnavailableException(connectString, timeout);
+		}
+	}
+
+	private static int millis(Duration duration) {
+		return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
+	}
+
+	/**
+	 * Gives every node full rights for its creator only.
+	 */
+	private static final class CreatorOnlyAclProvider implements ACLProvider {
+
+		@Override
+		public List<ACL> getDefaultAcl() {
+			return ZooDefs.Ids.CREATOR_ALL_ACL;
+		}
+
+		@Override
+		public List<ACL> getAclForPath(String path) {
+			return ZooDefs.Ids.CREATOR_ALL_ACL;
+		}
+
+	}
+
+}

@@ -1,0 +1,379 @@
+package dev.zklock.autoconfigure;
+
+import java.io.File;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.Ordered;
+
+/**
+ * Configuration properties for zklock.
+ *
+ * @since 0.1.0
+ */
+@ConfigurationProperties("zklock")
+public class ZkLockProperties {
+
+	/**
+	 * Whether to enable the zklock auto-configuration.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * ZooKeeper servers to connect to, as 'host:port[,host:port...]'.
+	 */
+	private String connectString = "localhost:2181";
+
+	/**
+	 * Curator namespace (a chroot) applied to every path the client uses.
+	 */
+	private @Nullable String namespace;
+
+	/**
+	 * Session timeout to request from ZooKeeper. The server may negotiate it into its own bounds.
+	 */
+	private Duration sessionTimeout = Duration.ofSeconds(30);
+
+	/**
+	 * Time to wait for a connection to ZooKeeper.
+	 */
+	private Duration connectionTimeout = Duration.ofSeconds(10);
+
+	/**
+	 * Whether to wait at startup, up to the connection timeout, for a connection to ZooKeeper
+	 * and fail the startup without one. When false, the application starts anyway and the
+	 * client connects in the background.
+	 */
+	private boolean failFast = true;
+
+	private final Retry retry = new Retry();
+
+	private final Auth auth = new Auth();
+
+	private final Embedded embedded = new Embedded();
+
+	private final Lock lock = new Lock();
+
+	private final Leader leader = new Leader();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getConnectString() {
+		return this.connectString;
+	}
+
+	public void setConnectString(String connectString) {
+		this.connectString = connectString;
+	}
+
+	public @Nullable String getNamespace() {
+		return this.namespace;
+	}
+
+	public void setNamespace(@Nullable String namespace) {
+		this.namespace = namespace;
+	}
+
+	public Duration getSessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	public void setSessionTimeout(Duration sessionTimeout) {
+		this.sessionTimeout = sessionTimeout;
+	}
+
+	public Duration getConnectionTimeout() {
+		return this.connectionTimeout;
+	}
+
+	public void setConnectionTimeout(Duration connectionTimeout) {
+		this.connectionTimeout = connectionTimeout;
+	}
+
+	public boolean isFailFast() {
+		return this.failFast;
+	}
+
+	public void setFailFast(boolean failFast) {
+		this.failFast = failFast;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Auth getAuth() {
+		return this.auth;
+	}
+
+	public Embedded getEmbedded() {
+		return this.embedded;
+	}
+
+	public Lock getLock() {
+		return this.lock;
+	}
+
+	public Leader getLeader() {
+		return this.leader;
+	}
+
+	/**
+	 * Exponential back-off for ZooKeeper operations that fail with a connection error.
+	 */
+	public static class Retry {
+
+		/**
+		 * Time to wait before the first retry.
+		 */
+		private Duration baseSleep = Duration.ofMillis(100);
+
+		/**
+		 * Longest time to wait between two retries.
+		 */
+		private Duration maxSleep = Duration.ofSeconds(5);
+
+		/**
+		 * Maximum number of retries of one operation.
+		 */
+		private int maxRetries = 10;
+
+		public Duration getBaseSleep() {
+			return this.baseSleep;
+		}
+
+		public void setBaseSleep(Duration baseSleep) {
+			this.baseSleep = baseSleep;
+		}
+
+		public Duration getMaxSleep() {
+			return this.maxSleep;
+		}
+
+		public void setMaxSleep(Duration maxSleep) {
+			this.maxSleep = maxSleep;
+		}
+
+		public int getMaxRetries() {
+			return this.maxRetries;
+		}
+
+		public void setMaxRetries(int maxRetries) {
+			this.maxRetries = maxRetries;
+		}
+
+	}
+
+	/**
+	 * ZooKeeper authentication. When a scheme is set, every node the library creates carries
+	 * creator-only ACLs.
+	 */
+	public static class Auth {
+
+		/**
+		 * Authentication scheme, for example 'digest'.
+		 */
+		private @Nullable String scheme;
+
+		/**
+		 * Credentials for the scheme, for example 'user:password' for 'digest'.
+		 */
+		private @Nullable String credentials;
+
+		public @Nullable String getScheme() {
+			return this.scheme;
+		}
+
+		public void setScheme(@Nullable String scheme) {
+			this.scheme = scheme;
+		}
+
+		public @Nullable String getCredentials() {
+			return this.credentials;
+		}
+
+		public void setCredentials(@Nullable String credentials) {
+			this.credentials = credentials;
+		}
+
+	}
+
+	/**
+	 * An embedded ZooKeeper server, for development, demos and tests.
+	 */
+	public static class Embedded {
+
+		/**
+		 * Whether to start a real ZooKeeper server inside the application and connect to it.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Client port of the embedded server; 0 picks a free port.
+		 */
+		private int port;
+
+		/**
+		 * Data folder of the embedded server. By default a temporary folder, removed at
+		 * shutdown.
+		 */
+		private @Nullable File dataDir;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPort() {
+			return this.port;
+		}
+
+		public void setPort(int port) {
+			this.port = port;
+		}
+
+		public @Nullable File getDataDir() {
+			return this.dataDir;
+		}
+
+		public void setDataDir(@Nullable File dataDir) {
+			this.dataDir = dataDir;
+		}
+
+	}
+
+	/**
+	 * Locks taken by {@code @ZkLocked} and the lock template.
+	 */
+	public static class Lock {
+
+		/**
+		 * Path under which lock nodes are created, one child node per key.
+		 */
+		private String basePath = "/zklock/locks";
+
+		/**
+		 * Time to wait for a lock when the annotation or call does not say.
+		 */
+		private Duration waitTime = Duration.ofSeconds(30);
+
+		/**
+		 * Whether to interrupt the thread holding a lock when the lock is lost with the
+		 * session.
+		 */
+		private boolean interruptOnLost;
+
+		/**
+		 * Order of the lock advice among other advisors. The default runs it outside a
+		 * transaction, so the lock is taken before the transaction begins and released after
+		 * it commits.
+		 */
+		private int order = Ordered.LOWEST_PRECEDENCE - 100;
+
+		public String getBasePath() {
+			return this.basePath;
+		}
+
+		public void setBasePath(String basePath) {
+			this.basePath = basePath;
+		}
+
+		public Duration getWaitTime() {
+			return this.waitTime;
+		}
+
+		public void setWaitTime(Duration waitTime) {
+			this.waitTime = waitTime;
+		}
+
+		public boolean isInterruptOnLost() {
+			return this.interruptOnLost;
+		}
+
+		public void setInterruptOnLost(boolean interruptOnLost) {
+			this.interruptOnLost = interruptOnLost;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+	/**
+	 * Leader election for {@code @ZkLeader} and the leadership API.
+	 */
+	public static class Leader {
+
+		/**
+		 * Path under which elections run, one child node per group.
+		 */
+		private String basePath = "/zklock/leaders";
+
+		/**
+		 * Group used by '@ZkLeader' when it names none. Defaults to 'spring.application.name',
+		 * or 'application' when that is not set.
+		 */
+		private @Nullable String defaultGroup;
+
+		/**
+		 * Id this instance uses in elections. Defaults to a readable id unique per instance,
+		 * made of the application name, host name and process id.
+		 */
+		private @Nullable String participantId;
+
+		/**
+		 * Order of the leader-only advice among other advisors.
+		 */
+		private int order = Ordered.LOWEST_PRECEDENCE - 200;
+
+		public String getBasePath() {
+			return this.basePath;
+		}
+
+		public void setBasePath(String basePath) {
+			this.basePath = basePath;
+		}
+
+		public @Nullable String getDefaultGroup() {
+			return this.defaultGroup;
+		}
+
+		public void setDefaultGroup(@Nullable String defaultGroup) {
+			this.defaultGroup = defaultGroup;
+		}
+
+		public @Nullable String getParticipantId() {
+			return this.participantId;
+		}
+
+		public void setParticipantId(@Nullable String participantId) {
+			this.participantId = participantId;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+}
