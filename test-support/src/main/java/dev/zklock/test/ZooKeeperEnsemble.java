@@ -66,7 +66,12 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 					() -> this.servers.stream().allMatch(this::isServing));
 		}
 		catch (RuntimeException ex) {
-			close();
+			try {
+				close();
+			}
+			catch (RuntimeException closeFailure) {
+				ex.addSuppressed(closeFailure);
+			}
 			throw ex;
 		}
 	}
@@ -164,16 +169,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @return the leader's myid, or empty while there is none or for a standalone server
 	 */
 	public OptionalInt leader() {
-		int leader = -1;
-		long epoch = -1;
-		for (EnsembleServer server : this.servers) {
-			ServerStatus status = server.status();
-			if ("leader".equals(status.mode()) && status.epoch() > epoch) {
-				leader = server.id();
-				epoch = status.epoch();
-			}
-		}
-		return (leader > 0) ? OptionalInt.of(leader) : OptionalInt.empty();
+		return leader(statuses());
 	}
 
 	/**
@@ -261,11 +257,32 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	}
 
 	private boolean hasQuorum() {
-		if (this.servers.size() == 1) {
-			return isServing(this.servers.get(0));
+		List<ServerStatus> statuses = statuses();
+		if (statuses.size() == 1) {
+			return statuses.get(0).isServing();
 		}
-		long serving = this.servers.stream().filter(this::isServing).count();
-		return serving > this.servers.size() / 2 && leader().isPresent();
+		long serving = statuses.stream().filter(ServerStatus::isServing).count();
+		return serving > statuses.size() / 2 && leader(statuses).isPresent();
+	}
+
+	/**
+	 * Return the status of every server, in the order of their ids.
+	 */
+	private List<ServerStatus> statuses() {
+		return this.servers.stream().map(EnsembleServer::status).toList();
+	}
+
+	private static OptionalInt leader(List<ServerStatus> statuses) {
+		int leader = -1;
+		long epoch = -1;
+		for (int index = 0; index < statuses.size(); index++) {
+			ServerStatus status = statuses.get(index);
+			if ("leader".equals(status.mode()) && status.epoch() > epoch) {
+				leader = index + 1;
+				epoch = status.epoch();
+			}
+		}
+		return (leader > 0) ? OptionalInt.of(leader) : OptionalInt.empty();
 	}
 
 	private boolean isServing(EnsembleServer server) {
