@@ -51,10 +51,10 @@ class ChaosProxyZooKeeperTests {
 
 	@Test
 	void aBlackholeSuspendsThenLosesTheSessionAndHealReconnects() throws Exception {
+		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
 		try (ChaosProxy proxy = ChaosProxy.start(connectString());
-				CuratorFramework observer = client(connectString());
-				CuratorFramework partitioned = client(proxy.connectString())) {
-			BlockingQueue<ConnectionState> states = states(partitioned);
+				CuratorFramework observer = client(connectString(), new LinkedBlockingQueue<>());
+				CuratorFramework partitioned = client(proxy.connectString(), states)) {
 			partitioned.create().withMode(CreateMode.EPHEMERAL).forPath("/partitioned");
 			long session = partitioned.getZookeeperClient().getZooKeeper().getSessionId();
 			proxy.blackhole();
@@ -70,9 +70,9 @@ class ChaosProxyZooKeeperTests {
 
 	@Test
 	void aCutSuspendsAndReconnectsTheSameSession() throws Exception {
+		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
 		try (ChaosProxy proxy = ChaosProxy.start(connectString());
-				CuratorFramework client = client(proxy.connectString())) {
-			BlockingQueue<ConnectionState> states = states(client);
+				CuratorFramework client = client(proxy.connectString(), states)) {
 			client.create().withMode(CreateMode.EPHEMERAL).forPath("/cut");
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 			proxy.cutConnections();
@@ -87,22 +87,18 @@ class ChaosProxyZooKeeperTests {
 		return InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getPort();
 	}
 
-	private static CuratorFramework client(String connectString) throws InterruptedException {
+	private static CuratorFramework client(String connectString, BlockingQueue<ConnectionState> states)
+			throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs(SESSION_TIMEOUT_MILLIS)
 			.connectionTimeoutMs(SESSION_TIMEOUT_MILLIS)
 			.retryPolicy(new RetryForever(100))
 			.build();
-		client.start();
-		assertThat(client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
-		return client;
-	}
-
-	private static BlockingQueue<ConnectionState> states(CuratorFramework client) {
-		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
 		client.getConnectionStateListenable().addListener((source, state) -> states.add(state));
-		return states;
+		client.start();
+		assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.CONNECTED);
+		return client;
 	}
 
 }

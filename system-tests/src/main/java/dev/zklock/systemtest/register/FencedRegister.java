@@ -172,6 +172,9 @@ public final class FencedRegister implements AutoCloseable {
 
 	private static void respond(HttpExchange exchange, int status, String body) throws IOException {
 		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		// A connection per access: a client reusing a kept-alive connection that the server is
+		// closing fails with nothing to tell whether its write was applied, and cannot retry.
+		exchange.getResponseHeaders().set("Connection", "close");
 		exchange.sendResponseHeaders(status, bytes.length);
 		try (OutputStream out = exchange.getResponseBody()) {
 			out.write(bytes);
