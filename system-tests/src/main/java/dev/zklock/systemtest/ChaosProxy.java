@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -40,11 +39,11 @@ public final class ChaosProxy implements AutoCloseable {
 
 	private final String name = "chaos-proxy-" + instances.incrementAndGet();
 
+	private final DaemonThreads threads = new DaemonThreads(this.name);
+
 	private final List<ProxyListener> listeners = new ArrayList<>();
 
 	private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
-
-	private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -174,18 +173,7 @@ public final class ChaosProxy implements AutoCloseable {
 		}
 		this.listeners.forEach(ProxyListener::close);
 		cutConnections();
-		Instant deadline = Instant.now().plus(CLOSE_TIMEOUT);
-		while (!this.threads.isEmpty() && Instant.now().isBefore(deadline)) {
-			for (Thread thread : this.threads) {
-				try {
-					thread.join(Math.max(1, Duration.between(Instant.now(), deadline).toMillis()));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return;
-				}
-			}
-		}
+		this.threads.awaitAll(CLOSE_TIMEOUT);
 	}
 
 	String name() {
@@ -211,18 +199,8 @@ public final class ChaosProxy implements AutoCloseable {
 		this.connections.remove(connection);
 	}
 
-	void startThread(String suffix, Runnable task) {
-		Thread thread = new Thread(() -> {
-			try {
-				task.run();
-			}
-			finally {
-				this.threads.remove(Thread.currentThread());
-			}
-		}, this.name + "-" + suffix);
-		thread.setDaemon(true);
-		this.threads.add(thread);
-		thread.start();
+	void startThread(String name, Runnable task) {
+		this.threads.start(name, task);
 	}
 
 	/**

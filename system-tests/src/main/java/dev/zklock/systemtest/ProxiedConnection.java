@@ -37,6 +37,9 @@ final class ProxiedConnection {
 	}
 
 	void start() {
+		if (this.closed.get()) {
+			return;
+		}
 		this.proxy.startThread("client-" + this.client.getPort(), this::runClientSide);
 	}
 
