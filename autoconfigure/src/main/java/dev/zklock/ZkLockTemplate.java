@@ -1,0 +1,191 @@
+package dev.zklock;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.lock.Acquisition;
+import dev.zklock.lock.HeldLockInfo;
+import dev.zklock.lock.LockEngine;
+import dev.zklock.lock.LockKeys;
+import dev.zklock.lock.WaitingCallInfo;
+
+/**
+ * Runs code while holding ZooKeeper locks: the programmatic form of {@code @ZkLocked}, with the
+ * same semantics.
+ * <ul>
+ * <li>EXCLUSIVE excludes every other holder of the key; SHARED holders run together, never beside
+ * an exclusive one. Waiters are served first come, first served.
+ * <li>Reentrant per thread: a thread holding a key may lock it again (EXCLUSIVE or SHARED inside
+ * EXCLUSIVE, SHARED inside SHARED); SHARED to EXCLUSIVE fails at once instead of deadlocking.
+ * <li>Several keys are locked in one global order (sorted, without duplicates) and released in
+ * reverse order, so calls on overlapping sets cannot deadlock.
+ * <li>If a lock is lost or in doubt when the callback returns, the call ends with
+ * {@link LockLostException} and the result is discarded. The callback's own exceptions reach the
+ * caller unchanged. The lock is released in every case.
+ * </ul>
+ * Wait times: {@code null} means the default, {@link Duration#ZERO} do not wait, a negative
+ * duration wait forever. A call waiting while ZooKeeper is unreachable ends with a
+ * {@link ZkLockException} that says so, no later than its wait time.
+ *
+ * @since 0.1.0
+ */
+public class ZkLockTemplate implements AutoCloseable {
+
+	private final LockEngine engine;
+
+	private final Duration defaultWaitTime;
+
+	/**
+	 * Create a template.
+	 * @param client the started client
+	 * @param basePath the path under which each key gets its node
+	 * @param defaultWaitTime the wait time used when a call names none
+	 * @param interruptOnLost whether to interrupt a holder's thread when its lock is lost with
+	 * the session
+	 */
+	public ZkLockTemplate(CuratorFramework client, String basePath, Duration defaultWaitTime, boolean interruptOnLost) {
+		this.engine = new LockEngine(client, basePath, interruptOnLost);
+		this.defaultWaitTime = defaultWaitTime;
+	}
+
+	/**
+	 * Return the wait time used when a call names none.
+	 * @return the default wait time
+	 */
+	public Duration getDefaultWaitTime() {
+		return this.defaultWaitTime;
+	}
+
+	/**
+	 * Run the callback holding the key's lock exclusively, waiting up to the default wait time.
+	 * @param key the key
+	 * @param callback the work
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the lock was not obtained in time
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> T execute(String key, LockCallback<T, E> callback) throws E {
+		return execute(key, LockMode.EXCLUSIVE, null, callback);
+	}
+
+	/**
+	 * Run the callback holding the key's lock.
+	 * @param key the key
+	 * @param mode the mode
+	 * @param waitTime how long to wait; {@code null} for the default
+	 * @param callback the work
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the lock was not obtained in time
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> T execute(String key, LockMode mode, @Nullable Duration waitTime,
+			LockCallback<T, E> callback) throws E {
+		return execute(List.of(key), mode, waitTime, callback);
+	}
+
+	/**
+	 * Run the callback holding the locks of every key.
+	 * @param keys the keys
+	 * @param mode the mode
+	 * @param waitTime how long to wait for all of them; {@code null} for the default
+	 * @param callback the work
+	 * @return the callback's result
+	 * @throws LockTimeoutException if the locks were not obtained in time
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> T execute(Collection<String> keys, LockMode mode, @Nullable Duration waitTime,
+			LockCallback<T, E> callback) throws E {
+		Duration wait = effective(waitTime);
+		return executeOrElse(keys, mode, wait, callback, () -> {
+			throw new LockTimeoutException(describe(keys), wait);
+		});
+	}
+
+	/**
+	 * Run the callback holding the key's lock if it can be obtained in time.
+	 * @param key the key
+	 * @param mode the mode
+	 * @param waitTime how long to wait; {@code null} for the default
+	 * @param callback the work
+	 * @return the callback's result, or empty if the lock was not obtained in time (or the
+	 * callback returned {@code null})
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> Optional<T> tryExecute(String key, LockMode mode, @Nullable Duration waitTime,
+			LockCallback<T, E> callback) throws E {
+		return executeOrElse(List.of(key), mode, waitTime, (lock) -> Optional.ofNullable(callback.doWithLock(lock)),
+				Optional::empty);
+	}
+
+	/**
+	 * Run the callback holding the locks of every key, or return what {@code onTimeout}
+	 * supplies when they are not obtained in time.
+	 * @param keys the keys
+	 * @param mode the mode
+	 * @param waitTime how long to wait for all of them; {@code null} for the default
+	 * @param callback the work
+	 * @param onTimeout supplies the result when the locks were not obtained in time; it may
+	 * throw
+	 * @return the callback's result, or {@code onTimeout}'s
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> T executeOrElse(Collection<String> keys, LockMode mode, @Nullable Duration waitTime,
+			LockCallback<T, E> callback, Supplier<T> onTimeout) throws E {
+		List<String> ordered = LockKeys.ordered(keys);
+		Acquisition acquisition;
+		try {
+			acquisition = this.engine.acquire(ordered, mode, effective(waitTime));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ZkLockException("Interrupted while waiting for the lock on key " + describe(ordered), ex);
+		}
+		if (acquisition == null) {
+			return onTimeout.get();
+		}
+		try {
+			T result = callback.doWithLock(acquisition.innermost());
+			acquisition.ensureHeld();
+			return result;
+		}
+		finally {
+			this.engine.release(acquisition);
+		}
+	}
+
+	/**
+	 * Return the locks this process holds now.
+	 * @return the held locks
+	 */
+	public List<HeldLockInfo> heldLocks() {
+		return this.engine.heldLocks();
+	}
+
+	/**
+	 * Return the calls of this process waiting for a lock now.
+	 * @return the waiting calls
+	 */
+	public List<WaitingCallInfo> waitingCalls() {
+		return this.engine.waitingCalls();
+	}
+
+	@Override
+	public void close() {
+		this.engine.close();
+	}
+
+	private Duration effective(@Nullable Duration waitTime) {
+		return (waitTime != null) ? waitTime : this.defaultWaitTime;
+	}
+
+	private static String describe(Collection<String> keys) {
+		return (keys.size() == 1) ? keys.iterator().next() : keys.toString();
+	}
+
+}

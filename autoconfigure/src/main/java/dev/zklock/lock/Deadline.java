@@ -1,0 +1,78 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * When an acquisition gives up, on the monotonic clock.
+ */
+final class Deadline {
+
+	/**
+	 * Time a single ZooKeeper request may take even when the caller does not want to wait for
+	 * the lock at all.
+	 */
+	static final long MIN_REQUEST_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final long start;
+
+	private final long end;
+
+	private final boolean forever;
+
+	private final Duration waitTime;
+
+	private Deadline(Duration waitTime) {
+		this.start = System.nanoTime();
+		this.waitTime = waitTime;
+		this.forever = waitTime.isNegative();
+		this.end = this.forever ? Long.MAX_VALUE : this.start + saturatedNanos(waitTime);
+	}
+
+	static Deadline after(Duration waitTime) {
+		return new Deadline(waitTime);
+	}
+
+	boolean isForever() {
+		return this.forever;
+	}
+
+	Duration waitTime() {
+		return this.waitTime;
+	}
+
+	/**
+	 * Return the time left to wait for the lock, zero when it has passed.
+	 */
+	long remainingNanos() {
+		return this.forever ? Long.MAX_VALUE : Math.max(0, this.end - System.nanoTime());
+	}
+
+	boolean hasPassed() {
+		return !this.forever && this.end - System.nanoTime() <= 0;
+	}
+
+	/**
+	 * Return the time left for a ZooKeeper request: the time left to wait, but at least
+	 * {@link #MIN_REQUEST_NANOS} from the start, so that a call that does not wait still gets
+	 * one answer.
+	 */
+	long requestNanos() {
+		if (this.forever) {
+			return Long.MAX_VALUE;
+		}
+		long now = System.nanoTime();
+		long requestEnd = Math.max(this.end, this.start + MIN_REQUEST_NANOS);
+		return Math.max(0, requestEnd - now);
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
+	}
+
+}

@@ -1,0 +1,97 @@
+package dev.zklock.lock;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+
+/**
+ * Follows the client's connection state on behalf of every lock this process holds or waits for:
+ * SUSPENDED puts held locks in doubt, RECONNECTED with the same session makes them valid again,
+ * LOST (or a new session) loses them for good. Waiting threads are woken on every change so they
+ * can check the connection against their wait time.
+ */
+final class SessionGuard implements ConnectionStateListener {
+
+	private static final Log logger = LogFactory.getLog(SessionGuard.class);
+
+	private final Set<ActiveLock> held = ConcurrentHashMap.newKeySet();
+
+	private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+
+	private final boolean interruptOnLost;
+
+	SessionGuard(boolean interruptOnLost) {
+		this.interruptOnLost = interruptOnLost;
+	}
+
+	Set<ActiveLock> held() {
+		return this.held;
+	}
+
+	Set<Waiter> waiting() {
+		return this.waiting;
+	}
+
+	/**
+	 * Start guarding a newly acquired lock, checking the connection once more in case it changed
+	 * while the lock was being acquired.
+	 */
+	void add(ActiveLock lock, CuratorFramework client) {
+		this.held.add(lock);
+		if (!client.getZookeeperClient().isConnected()) {
+			lock.suspend();
+		}
+		else if (currentSessionId(client) != lock.node().sessionId()) {
+			lock.lose("the ZooKeeper session changed while the lock was being acquired", false);
+		}
+	}
+
+	void remove(ActiveLock lock) {
+		this.held.remove(lock);
+	}
+
+	void addWaiter(Waiter waiter) {
+		this.waiting.add(waiter);
+	}
+
+	void removeWaiter(Waiter waiter) {
+		this.waiting.remove(waiter);
+	}
+
+	@Override
+	public void stateChanged(CuratorFramework client, ConnectionState newState) {
+		switch (newState) {
+			case SUSPENDED, READ_ONLY -> {
+				if (!this.held.isEmpty()) {
+					logger.warn("Connection to ZooKeeper " + newState + ": " + this.held.size()
+							+ " held lock(s) are in doubt until it is restored");
+				}
+				this.held.forEach(ActiveLock::suspend);
+			}
+			case RECONNECTED -> {
+				long sessionId = currentSessionId(client);
+				this.held.forEach((lock) -> lock.reconnected(sessionId));
+			}
+			case LOST -> this.held
+				.forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
+			default -> {
+			}
+		}
+		this.waiting.forEach(Waiter::signal);
+	}
+
+	private static long currentSessionId(CuratorFramework client) {
+		try {
+			return client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+}

@@ -1,0 +1,104 @@
+package dev.zklock.systemtest;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.retry.RetryForever;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests that a ZooKeeper client connected through a {@link ChaosProxy} sees a blackhole as a
+ * partition and a cut as a connection loss.
+ */
+class ChaosProxyZooKeeperTests {
+
+	private static final int SESSION_TIMEOUT_MILLIS = 2000;
+
+	private static final int TICK_MILLIS = 250;
+
+	// A server of its own: the test-support extension cannot start one on this branch yet.
+	private static TestingServer server;
+
+	@BeforeAll
+	static void startServer() throws Exception {
+		String loopback = InetAddress.getLoopbackAddress().getHostAddress();
+		Map<String, Object> properties = Map.of("clientPortAddress", loopback, "minSessionTimeout",
+				String.valueOf(2 * TICK_MILLIS), "admin.enableServer", "false");
+		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MILLIS, 0, properties, loopback),
+				true);
+	}
+
+	@AfterAll
+	static void stopServer() throws IOException {
+		server.close();
+	}
+
+	@Test
+	void aBlackholeSuspendsThenLosesTheSessionAndHealReconnects() throws Exception {
+		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+		try (ChaosProxy proxy = ChaosProxy.start(connectString());
+				CuratorFramework observer = client(connectString(), new LinkedBlockingQueue<>());
+				CuratorFramework partitioned = client(proxy.connectString(), states)) {
+			partitioned.create().withMode(CreateMode.EPHEMERAL).forPath("/partitioned");
+			long session = partitioned.getZookeeperClient().getZooKeeper().getSessionId();
+			proxy.blackhole();
+			assertThat(states.poll(SESSION_TIMEOUT_MILLIS * 2, TimeUnit.MILLISECONDS)).isEqualTo(ConnectionState.SUSPENDED);
+			assertThat(states.poll(SESSION_TIMEOUT_MILLIS * 3, TimeUnit.MILLISECONDS)).isEqualTo(ConnectionState.LOST);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> observer.checkExists().forPath("/partitioned") == null);
+			proxy.heal();
+			assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.RECONNECTED);
+			assertThat(partitioned.getZookeeperClient().getZooKeeper().getSessionId()).isNotEqualTo(session);
+		}
+	}
+
+	@Test
+	void aCutSuspendsAndReconnectsTheSameSession() throws Exception {
+		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+		try (ChaosProxy proxy = ChaosProxy.start(connectString());
+				CuratorFramework client = client(proxy.connectString(), states)) {
+			client.create().withMode(CreateMode.EPHEMERAL).forPath("/cut");
+			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
+			proxy.cutConnections();
+			assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.SUSPENDED);
+			assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.RECONNECTED);
+			assertThat(client.getZookeeperClient().getZooKeeper().getSessionId()).isEqualTo(session);
+			assertThat(client.checkExists().forPath("/cut")).isNotNull();
+		}
+	}
+
+	private static String connectString() {
+		return InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getPort();
+	}
+
+	private static CuratorFramework client(String connectString, BlockingQueue<ConnectionState> states)
+			throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(connectString)
+			.sessionTimeoutMs(SESSION_TIMEOUT_MILLIS)
+			.connectionTimeoutMs(SESSION_TIMEOUT_MILLIS)
+			.retryPolicy(new RetryForever(100))
+			.build();
+		client.getConnectionStateListenable().addListener((source, state) -> states.add(state));
+		client.start();
+		assertThat(states.poll(10, TimeUnit.SECONDS)).isEqualTo(ConnectionState.CONNECTED);
+		return client;
+	}
+
+}

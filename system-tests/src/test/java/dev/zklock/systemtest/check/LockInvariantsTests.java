@@ -1,0 +1,127 @@
+package dev.zklock.systemtest.check;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.zklock.systemtest.history.History;
+import dev.zklock.systemtest.history.OpKind;
+import dev.zklock.systemtest.history.Operation;
+import dev.zklock.systemtest.register.RegisterState;
+
+import static dev.zklock.systemtest.check.Ops.excl;
+import static dev.zklock.systemtest.check.Ops.shared;
+import static dev.zklock.systemtest.history.Outcome.ERROR;
+import static dev.zklock.systemtest.history.Outcome.FENCED;
+import static dev.zklock.systemtest.history.Outcome.LOCK_LOST;
+import static dev.zklock.systemtest.history.Outcome.OK;
+import static dev.zklock.systemtest.history.Outcome.TIMEOUT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests of the {@link Checker} on the lock invariants, with hand-made histories.
+ */
+class LockInvariantsTests {
+
+	@Test
+	void aCorrectHistoryHasNoViolation() {
+		CheckReport report = check(List.of(
+				excl("p1", "counter", 0, 10, 1, OK),
+				excl("p2", "counter", 10, 20, 2, OK),
+				excl("p3", "counter", 21, 30, 3, LOCK_LOST),
+				Operation.of("p1", OpKind.EXCLUSIVE_INCREMENT, "counter", 11, 40, null, TIMEOUT),
+				excl("p2", "counter", 40, 50, 4, OK),
+				excl("p3", "counter", 45, 55, 3, FENCED),
+				excl("p1", "counter", 60, 70, 6, ERROR),
+				shared("p1", "mix", 0, 20, 10, OK),
+				shared("p2", "mix", 5, 25, 11, OK),
+				excl("p3", "mix", 30, 40, 12, OK),
+				shared("p1", "mix", 45, 50, 13, OK)),
+				new RegisterState("counter", 3, 6, 6, 5, 3, 1, 0), new RegisterState("mix", 1, 13, 12, 3, 1, 0, 0));
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.hasViolations()).isFalse();
+	}
+
+	@Test
+	void overlappingOkExclusiveOperationsBreakExclusion() {
+		CheckReport report = check(List.of(excl("p1", "counter", 0, 20, 1, OK), excl("p2", "counter", 19, 30, 2, OK)));
+		assertThat(report.violationsOf(Invariant.EXCLUSION)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).contains("p1 and p2 at once for 1 ms"));
+	}
+
+	@Test
+	void anOkExclusiveOperationOverlappingAnOkSharedOneBreaksExclusionEitherWay() {
+		assertThat(check(List.of(shared("p1", "mix", 0, 20, 1, OK), excl("p2", "mix", 10, 30, 2, OK)))
+			.violationsOf(Invariant.EXCLUSION)).hasSize(1);
+		assertThat(check(List.of(excl("p1", "mix", 0, 20, 1, OK), shared("p2", "mix", 10, 30, 2, OK)))
+			.violationsOf(Invariant.EXCLUSION)).hasSize(1);
+	}
+
+	@Test
+	void operationsOnDifferentKeysDoNotConflict() {
+		assertThat(check(List.of(excl("p1", "one", 0, 20, 1, OK), excl("p2", "two", 10, 30, 2, OK))).violations())
+			.isEmpty();
+	}
+
+	@Test
+	void anOperationSupersededDuringItsRunMustNotEndOk() {
+		Operation holder = excl("p1", "counter", 0, 100, 1, OK);
+		Operation taker = excl("p2", "counter", 50, 60, 2, FENCED);
+		CheckReport report = check(List.of(holder, taker));
+		assertThat(report.violationsOf(Invariant.SILENT_TAKEOVER)).singleElement()
+			.satisfies((violation) -> assertThat(violation.operations()).containsExactly(holder, taker));
+		assertThat(report.violationsOf(Invariant.EXCLUSION)).isEmpty();
+	}
+
+	@Test
+	void anOperationSupersededDuringItsRunMayEndLockLostOrFenced() {
+		assertThat(check(List.of(excl("p1", "counter", 0, 100, 1, LOCK_LOST), excl("p2", "counter", 50, 60, 2, OK)))
+			.violations()).isEmpty();
+		assertThat(check(List.of(excl("p1", "counter", 0, 100, 1, FENCED), excl("p2", "counter", 50, 60, 2, OK)))
+			.violations()).isEmpty();
+	}
+
+	@Test
+	void aPausedHolderStartingAfterALaterHolderMustNotEndOk() {
+		CheckReport report = check(List.of(excl("p2", "counter", 0, 10, 2, OK), excl("p1", "counter", 20, 30, 1, OK)));
+		assertThat(report.violationsOf(Invariant.SILENT_TAKEOVER)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).startsWith("p1 ended ok on 'counter' with token 1"));
+		assertThat(check(List.of(excl("p2", "counter", 0, 10, 2, OK), excl("p1", "counter", 20, 30, 1, FENCED)))
+			.violations()).isEmpty();
+	}
+
+	@Test
+	void anOperationWithALowerTokenStartingInsideDoesNotSupersede() {
+		assertThat(check(List.of(excl("p1", "counter", 0, 100, 5, OK), excl("p2", "counter", 50, 60, 3, FENCED)))
+			.violations()).isEmpty();
+	}
+
+	@Test
+	void aSharedReadIsSupersededByAnExclusiveGrantButNotByAnotherSharedOne() {
+		assertThat(check(List.of(shared("p1", "mix", 0, 100, 1, OK), excl("p2", "mix", 50, 60, 2, FENCED)))
+			.violationsOf(Invariant.SILENT_TAKEOVER)).hasSize(1);
+		assertThat(check(List.of(shared("p1", "mix", 0, 100, 1, OK), shared("p2", "mix", 50, 60, 2, OK))).violations())
+			.isEmpty();
+	}
+
+	@Test
+	void aRegisterWhoseValueDiffersFromItsAcceptedWritesLostAnUpdate() {
+		CheckReport report = check(List.of(excl("p1", "counter", 0, 10, 1, OK)),
+				new RegisterState("counter", 5, 9, 9, 6, 6, 0, 0));
+		assertThat(report.violationsOf(Invariant.LOST_UPDATE)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).isEqualTo("Register 'counter' holds 5 after 6 accepted writes"));
+	}
+
+	@Test
+	void moreOkIncrementsThanAcceptedWritesLostAnUpdate() {
+		CheckReport report = check(List.of(excl("p1", "counter", 0, 10, 1, OK), excl("p2", "counter", 10, 20, 2, OK)),
+				new RegisterState("counter", 1, 2, 2, 2, 1, 0, 1));
+		assertThat(report.violationsOf(Invariant.LOST_UPDATE)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).contains("2 increments of 'counter' ended ok"));
+	}
+
+	private static CheckReport check(List<Operation> operations, RegisterState... registers) {
+		return Checker.check(History.of(operations), List.of(registers));
+	}
+
+}
