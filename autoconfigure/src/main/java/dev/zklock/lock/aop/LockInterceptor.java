@@ -30,10 +30,8 @@ final class LockInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Object target = invocation.getThis();
-		if (target == null) {
-			return invocation.proceed();
-		}
-		Class<?> targetClass = LockSpecs.userClass(target);
+		Class<?> targetClass = (target != null) ? LockSpecs.userClass(target)
+				: invocation.getMethod().getDeclaringClass();
 		LockSpec spec = this.specs.specFor(invocation.getMethod(), targetClass, targetClass.getName());
 		if (spec == null) {
 			return invocation.proceed();

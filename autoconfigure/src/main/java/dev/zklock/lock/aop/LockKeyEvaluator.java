@@ -83,7 +83,7 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	 * @throws IllegalArgumentException if the expression fails or gives no key, a null key or an
 	 * empty key
 	 */
-	List<String> keys(LockSpec spec, Object target, Class<?> targetClass, Object[] args) {
+	List<String> keys(LockSpec spec, @Nullable Object target, Class<?> targetClass, Object[] args) {
 		Expression expression = spec.keyExpression();
 		if (expression == null) {
 			return spec.fixedKeys();

@@ -2,6 +2,8 @@ package dev.zklock.lock.aop;
 
 import java.lang.reflect.Method;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root object of a key expression: {@code #root.method}, {@code #root.target},
  * {@code #root.targetClass}, {@code #root.args}, {@code #root.methodName}.
@@ -10,13 +12,13 @@ final class LockKeyRoot {
 
 	private final Method method;
 
-	private final Object target;
+	private final @Nullable Object target;
 
 	private final Class<?> targetClass;
 
 	private final Object[] args;
 
-	LockKeyRoot(Method method, Object target, Class<?> targetClass, Object[] args) {
+	LockKeyRoot(Method method, @Nullable Object target, Class<?> targetClass, Object[] args) {
 		this.method = method;
 		this.target = target;
 		this.targetClass = targetClass;
@@ -31,7 +33,7 @@ final class LockKeyRoot {
 		return this.method.getName();
 	}
 
-	public Object getTarget() {
+	public @Nullable Object getTarget() {
 		return this.target;
 	}
 

@@ -75,7 +75,7 @@ public final class LockSpecs {
 	 * Evaluate the keys of a call.
 	 * @throws IllegalArgumentException if the key is null or empty
 	 */
-	List<String> keys(LockSpec spec, Object target, Class<?> targetClass, Object[] args) {
+	List<String> keys(LockSpec spec, @Nullable Object target, Class<?> targetClass, Object[] args) {
 		return this.evaluator.keys(spec, target, targetClass, args);
 	}
 
