@@ -87,7 +87,7 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 
 	@Override
 	public void destroy() {
-		this.server.shutdown();
+		this.server.stop();
 		if (this.temporaryDataDir) {
 			FileSystemUtils.deleteRecursively(this.dataDir);
 		}
@@ -131,13 +131,13 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 			try {
 				this.thread.start();
 				if (!this.started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS) && this.failure.get() == null) {
-					shutdown();
+					stop();
 					throw new IOException("The embedded ZooKeeper server did not start within " + START_TIMEOUT_SECONDS + "s");
 				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				shutdown();
+				stop();
 				throw new IOException("Interrupted while starting the embedded ZooKeeper server", ex);
 			}
 			finally {
@@ -175,9 +175,8 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 			return getClientPort();
 		}
 
-		@Override
-		protected void shutdown() {
-			super.shutdown();
+		void stop() {
+			shutdown();
 			try {
 				this.thread.join(TimeUnit.SECONDS.toMillis(START_TIMEOUT_SECONDS));
 			}

@@ -35,8 +35,8 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 	 */
 	public static ZooKeeperTestServer start(int tickTime) {
 		String loopback = InetAddress.getLoopbackAddress().getHostAddress();
-		Map<String, Object> properties = Map.of("clientPortAddress", loopback, "minSessionTimeout", 2 * tickTime,
-				"maxSessionTimeout", 1000 * tickTime, "4lw.commands.whitelist", "*", "admin.enableServer", "false");
+		Map<String, Object> properties = Map.of("clientPortAddress", loopback, "minSessionTimeout", String.valueOf(2 * tickTime),
+				"maxSessionTimeout", String.valueOf(1000 * tickTime), "4lw.commands.whitelist", "*", "admin.enableServer", "false");
 		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, tickTime, 0, properties, loopback);
 		try {
 			return new ZooKeeperTestServer(new TestingServer(spec, true), tickTime);

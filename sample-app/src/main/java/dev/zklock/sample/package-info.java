@@ -1,0 +1,7 @@
+/**
+ * The zklock sample application.
+ */
+@NullMarked
+package dev.zklock.sample;
+
+import org.jspecify.annotations.NullMarked;
