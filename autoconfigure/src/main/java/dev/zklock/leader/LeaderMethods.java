@@ -51,12 +51,7 @@ public final class LeaderMethods {
 	 * @param placeholders resolves placeholders in group names, failing on unresolvable ones
 	 */
 	public LeaderMethods(String defaultGroup, UnaryOperator<String> placeholders) {
-		try {
-			this.defaultGroup = GroupNames.validate(defaultGroup);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("Invalid zklock.leader.default-group: " + ex.getMessage(), ex);
-		}
+		this.defaultGroup = defaultGroup;
 		this.placeholders = placeholders;
 	}
 
@@ -98,9 +93,19 @@ public final class LeaderMethods {
 			return null;
 		}
 		String group = StringUtils.hasText(annotation.group()) ? this.placeholders.apply(annotation.group()).trim()
-				: this.defaultGroup;
+				: defaultGroup();
 		register(GroupNames.validate(group));
 		return new LeaderSpec(group, annotation.whenNotLeader());
+	}
+
+	private String defaultGroup() {
+		try {
+			return GroupNames.validate(this.defaultGroup);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(ex.getMessage() + "; it is the default group, so name a group in the "
+					+ "annotation or set zklock.leader.default-group", ex);
+		}
 	}
 
 	private synchronized void register(String group) {
