@@ -1,0 +1,125 @@
+package dev.zklock.test;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One server of a {@link ZooKeeperEnsemble}: its configuration, data and log, and the process
+ * currently running it, if any.
+ */
+final class EnsembleServer {
+
+	static final String MAIN_CLASS = "org.apache.zookeeper.server.quorum.QuorumPeerMain";
+
+	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+
+	private final int id;
+
+	private final int clientPort;
+
+	private final Path config;
+
+	private final Path log;
+
+	private final List<String> jvmArgs;
+
+	private @Nullable JavaProcess process;
+
+	EnsembleServer(int id, int clientPort, Path config, Path log, List<String> jvmArgs) {
+		this.id = id;
+		this.clientPort = clientPort;
+		this.config = config;
+		this.log = log;
+		this.jvmArgs = List.copyOf(jvmArgs);
+	}
+
+	int id() {
+		return this.id;
+	}
+
+	int clientPort() {
+		return this.clientPort;
+	}
+
+	Path log() {
+		return this.log;
+	}
+
+	synchronized void start() {
+		if (isRunning()) {
+			throw new IllegalStateException("ZooKeeper server " + this.id + " is already running");
+		}
+		this.process = JavaProcess.builder(MAIN_CLASS)
+			.name("zookeeper-" + this.id)
+			.jvmArgs(this.jvmArgs.toArray(String[]::new))
+			.args(this.config.toString())
+			.output(this.log)
+			.start();
+	}
+
+	synchronized void kill() {
+		if (this.process != null) {
+			this.process.kill();
+		}
+	}
+
+	synchronized void stop() {
+		if (this.process != null) {
+			this.process.stop(STOP_TIMEOUT);
+		}
+	}
+
+	synchronized void pause() {
+		running().pause();
+	}
+
+	synchronized void resume() {
+		running().resume();
+	}
+
+	synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
+	}
+
+	synchronized long pid() {
+		if (this.process == null) {
+			throw new IllegalStateException("ZooKeeper server " + this.id + " was never started");
+		}
+		return this.process.pid();
+	}
+
+	/**
+	 * Return what the server says about itself; a paused or dead server is down without asking.
+	 */
+	ServerStatus status() {
+		synchronized (this) {
+			JavaProcess current = this.process;
+			if (current == null || !current.isAlive() || current.isPaused()) {
+				return ServerStatus.DOWN;
+			}
+		}
+		return ServerStatus.query(this.clientPort);
+	}
+
+	/**
+	 * Return a description of why the server process ended, or {@code null} while it runs.
+	 */
+	synchronized @Nullable String failure() {
+		if (this.process == null || this.process.isAlive()) {
+			return null;
+		}
+		return "ZooKeeper server " + this.id + " exited with code " + this.process.waitFor(Duration.ZERO)
+				+ JavaProcess.tail(this.process.outputText());
+	}
+
+	private JavaProcess running() {
+		if (this.process == null || !this.process.isAlive()) {
+			throw new IllegalStateException("ZooKeeper server " + this.id + " is not running");
+		}
+		return this.process;
+	}
+
+}
