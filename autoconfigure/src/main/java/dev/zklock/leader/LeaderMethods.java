@@ -18,6 +18,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -26,8 +27,8 @@ import org.springframework.util.StringUtils;
  * joined.
  * <p>
  * An annotation on the method (or the method it overrides or implements) wins over one on the
- * class; one on the class applies to every public instance method, except those declared by
- * {@code Object}.
+ * class; one on the class applies to every public instance method, except {@code equals},
+ * {@code hashCode} and {@code toString}.
  *
  * @since 0.1.0
  */
@@ -117,7 +118,7 @@ public final class LeaderMethods {
 	static boolean isPublicInstanceMethod(Method method) {
 		int modifiers = method.getModifiers();
 		return Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers) && !method.isBridge()
-				&& !method.isSynthetic() && method.getDeclaringClass() != Object.class;
+				&& !method.isSynthetic() && !ReflectionUtils.isObjectMethod(method);
 	}
 
 }

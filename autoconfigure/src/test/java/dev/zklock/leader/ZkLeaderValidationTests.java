@@ -57,6 +57,12 @@ class ZkLeaderValidationTests {
 	}
 
 	@Test
+	void classAnnotationLeavesEqualsHashCodeAndToStringAlone() {
+		this.contextRunner.withBean("job", ClassLevelWithObjectMethods.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
 	void privateMethod() {
 		this.contextRunner.withBean("job", PrivateMethod.class)
 			.run(failsWith("Invalid @ZkLeader on PrivateMethod.run() of bean 'job': the method is private"));
@@ -143,6 +149,29 @@ class ZkLeaderValidationTests {
 
 		public int count() {
 			return 1;
+		}
+
+	}
+
+	@ZkLeader("jobs")
+	static class ClassLevelWithObjectMethods {
+
+		public void run() {
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return this == other;
+		}
+
+		@Override
+		public int hashCode() {
+			return 1;
+		}
+
+		@Override
+		public String toString() {
+			return "job";
 		}
 
 	}
