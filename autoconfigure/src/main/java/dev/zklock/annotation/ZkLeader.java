@@ -30,7 +30,9 @@ import org.springframework.core.annotation.AliasFor;
  * method wins over the one on its class. It may be used as a meta-annotation. The check is made
  * when a call begins: a call that is running when the leadership ends runs to its end. Calls
  * from within the same object are not intercepted. The advice runs outside the lock advice of
- * {@code @ZkLocked} and outside {@code @Transactional} (see {@code zklock.leader.order}).
+ * {@code @ZkLocked} and outside {@code @Transactional}, so a skipped call takes no lock and
+ * begins no transaction (see {@code zklock.leader.order}); with {@code @Async}, it runs on the
+ * executor's thread when the call starts there.
  *
  * @since 0.1.0
  * @see dev.zklock.ZkLeadership

@@ -147,6 +147,18 @@ final class ElectionNodes {
 		}
 	}
 
+	/**
+	 * Delete the node in the background, trying again for as long as the client is open.
+	 */
+	void deleteInBackground(String path) {
+		try {
+			this.client.delete().guaranteed().inBackground().forPath(path);
+		}
+		catch (Exception ex) {
+			// Only thrown for a background operation that could not be queued: the client is closed.
+		}
+	}
+
 	long sessionId() throws Exception {
 		return this.client.getZookeeperClient().getZooKeeper().getSessionId();
 	}

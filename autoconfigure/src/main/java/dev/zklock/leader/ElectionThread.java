@@ -1,13 +1,10 @@
 package dev.zklock.leader;
 
-import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
@@ -30,6 +27,8 @@ final class ElectionThread {
 
 	private volatile @Nullable ScheduledExecutorService executor;
 
+	private volatile @Nullable ScheduledExecutorService finishing;
+
 	ElectionThread(String name, Runnable check) {
 		this.name = name;
 		this.check = check;
@@ -38,7 +37,10 @@ final class ElectionThread {
 	void start() {
 		CustomizableThreadFactory threads = new CustomizableThreadFactory(this.name + "-");
 		threads.setDaemon(true);
-		this.executor = Executors.newSingleThreadScheduledExecutor(threads);
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, threads);
+		executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		this.checkQueued.set(false);
+		this.executor = executor;
 	}
 
 	void requestCheck() {
@@ -71,30 +73,29 @@ final class ElectionThread {
 	}
 
 	/**
-	 * Run a last task after the queued ones, then stop the thread.
-	 * @return whether the last task ended within the timeout
+	 * Accept no more checks, run a last task after those already queued, and end the thread.
+	 * @return a future completed when the last task has run
 	 */
-	boolean finish(Runnable last, Duration timeout) {
+	CompletableFuture<Void> finish(Runnable last) {
 		ScheduledExecutorService executor = this.executor;
 		this.executor = null;
 		if (executor == null) {
-			return false;
+			return CompletableFuture.completedFuture(null);
 		}
-		try {
-			Future<?> task = executor.submit(last);
-			task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-		catch (RejectedExecutionException | ExecutionException | TimeoutException ex) {
-			return false;
-		}
-		finally {
-			executor.shutdownNow();
-			this.checkQueued.set(false);
+		this.finishing = executor;
+		CompletableFuture<Void> done = CompletableFuture.runAsync(last, executor);
+		executor.shutdown();
+		return done;
+	}
+
+	/**
+	 * End the thread at once, interrupting what it is doing, after {@link #finish} took too
+	 * long.
+	 */
+	void kill() {
+		ScheduledExecutorService finishing = this.finishing;
+		if (finishing != null) {
+			finishing.shutdownNow();
 		}
 	}
 

@@ -1,6 +1,5 @@
 package dev.zklock.leader;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -88,18 +87,26 @@ final class GroupElection {
 	}
 
 	/**
-	 * Leave the election: give up leadership at once, then delete our node so that the next
-	 * participant takes over without waiting for our session to end.
+	 * Leave the election: give up leadership at once, then, on the election thread, delete our
+	 * node so that the next participant takes over without waiting for our session to end.
+	 * @return a future completed when our node has been deleted
 	 */
-	synchronized void stop(Duration timeout) {
+	synchronized CompletableFuture<Void> stop() {
 		if (!this.state.stop()) {
-			return;
+			return CompletableFuture.completedFuture(null);
 		}
 		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-		if (!this.thread.finish(this::deleteNodes, timeout)) {
-			logger.warn("Could not leave the election of group '" + this.group + "' within " + timeout.toMillis()
-					+ "ms; deleting its node in the background");
-			deleteNodes();
+		return this.thread.finish(this::deleteNodes).whenComplete((result, ex) -> this.nodes.removeWatchers());
+	}
+
+	/**
+	 * Stop the election thread at once, after {@link #stop()} took too long, and leave the
+	 * deletion of our node to the client's background.
+	 */
+	synchronized void stopNow() {
+		this.thread.kill();
+		for (String path : this.state.releaseNodes()) {
+			this.nodes.deleteInBackground(path);
 		}
 		this.nodes.removeWatchers();
 	}

@@ -3,6 +3,7 @@ package dev.zklock.leader;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,8 +81,17 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
-		groups.forEach((group) -> join(GroupNames.validate(group)));
+		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
+	}
+
+	private static String validGroup(String group) {
+		try {
+			return GroupNames.validate(group);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid zklock.leader.groups: " + ex.getMessage(), ex);
+		}
 	}
 
 	private void join(String group) {
@@ -149,21 +159,21 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 				.stream()
 				.map(GroupElection::start)
 				.toList();
-			awaitFirstChecks(firstChecks);
+			await(firstChecks, "Still joining the leader elections of " + groups() + " after "
+					+ this.timeout.toMillis() + "ms; continuing in the background");
 		}
 	}
 
-	private void awaitFirstChecks(List<CompletableFuture<Void>> firstChecks) {
+	private void await(Collection<CompletableFuture<Void>> futures, String lateMessage) {
 		try {
-			CompletableFuture.allOf(firstChecks.toArray(CompletableFuture[]::new))
+			CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
 				.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			logger.info("Still joining the leader elections of " + groups() + " after " + this.timeout.toMillis()
-					+ "ms; continuing in the background");
+			logger.info(lateMessage);
 		}
 	}
 
@@ -174,7 +184,15 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 				return;
 			}
 			this.running = false;
-			this.elections.values().forEach((election) -> election.stop(this.timeout));
+			Map<GroupElection, CompletableFuture<Void>> leaving = new LinkedHashMap<>();
+			this.elections.values().forEach((election) -> leaving.put(election, election.stop()));
+			await(leaving.values(), "Still leaving the leader elections of " + groups() + " after "
+					+ this.timeout.toMillis() + "ms; deleting their nodes in the background");
+			leaving.forEach((election, left) -> {
+				if (!left.isDone()) {
+					election.stopNow();
+				}
+			});
 			this.events.drain(this.timeout);
 		}
 	}
