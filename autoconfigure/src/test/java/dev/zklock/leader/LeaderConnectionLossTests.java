@@ -49,7 +49,8 @@ class LeaderConnectionLossTests {
 				assertThat(takeOver).isInstanceOf(LeadershipGrantedEvent.class);
 				assertThat(stepDown.getTimestamp()).as("step down of a, at most one session timeout after the cut at "
 						+ cut).isBetween(cut, cut + 2000);
-				assertThat(stepDown.getTimestamp()).as("step down of a before b took over").isLessThan(takeOver.getTimestamp());
+				assertThat(stepDown.getTimestamp()).as("step down of a before b took over")
+					.isLessThan(takeOver.getTimestamp());
 				assertThat(takeOver.getEpoch()).isGreaterThan(firstEpoch);
 				proxy.forward();
 				await().atMost(WAIT)

@@ -243,7 +243,8 @@ class LeaderElectionTests {
 			await().atMost(WAIT).until(() -> {
 				List<LeadershipEvent> events = instance.events(group);
 				boolean leads = instance.isLeader(group);
-				return events.isEmpty() ? !leads : (events.get(events.size() - 1) instanceof LeadershipGrantedEvent) == leads;
+				boolean lastGranted = !events.isEmpty() && events.get(events.size() - 1) instanceof LeadershipGrantedEvent;
+				return lastGranted == leads;
 			});
 		}
 	}

@@ -67,7 +67,8 @@ class LeaderZooKeeperRestartTests {
 				assertThat(leader.leadership().currentLeader(JOBS)).contains(leader.id());
 				// Once the restored sessions are gone from the server too, nothing changes.
 				await().atMost(WAIT)
-					.untilAsserted(() -> assertThat(a.client().getChildren().forPath(groupPath)).doesNotContainAnyElementsOf(oldNodes));
+					.untilAsserted(() -> assertThat(a.client().getChildren().forPath(groupPath))
+						.doesNotContainAnyElementsOf(oldNodes));
 				assertThat(leaders(a, b, c)).containsExactly(leader);
 				LeaderElectionTests.awaitEventsDelivered(JOBS, a, b, c);
 				assertThat(Stream.of(a, b, c).flatMap((instance) -> instance.events(JOBS).stream()))
