@@ -14,7 +14,8 @@ import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This instance's part in the election of one group (see RECIPES.md, "Leader election").
+ * This instance's part in the election of one group: every participant has an ephemeral
+ * sequential node under the group's node, and the lowest leads.
  * <p>
  * Our node is the lowest, and we lead, only if it exists, is owned by the current session and
  * nothing changed while we looked (see {@link ElectionState}). Otherwise we watch the node just
