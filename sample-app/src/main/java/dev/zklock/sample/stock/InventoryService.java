@@ -1,0 +1,140 @@
+package dev.zklock.sample.stock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.zklock.HeldLock;
+import dev.zklock.LockMode;
+import dev.zklock.ZkLockContext;
+import dev.zklock.annotation.OnLockTimeout;
+import dev.zklock.annotation.ZkLocked;
+import dev.zklock.sample.InventoryProperties;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * Stock operations, each under the SKU's lock, so that instances of the service never work on
+ * the same SKU at once. Every write passes the lock's fencing token to the database.
+ */
+@Service
+public class InventoryService {
+
+	/**
+	 * How long a restock waits for the SKU's lock.
+	 */
+	public static final String RESTOCK_WAIT = "2s";
+
+	private final StockRepository stock;
+
+	private final InventoryProperties properties;
+
+	public InventoryService(StockRepository stock, InventoryProperties properties) {
+		this.stock = stock;
+		this.properties = properties;
+	}
+
+	/**
+	 * Reserve units of a SKU: read the stock, check it, write it back, all under the SKU's
+	 * exclusive lock, waiting for it up to {@code zklock.lock.wait-time}.
+	 * @param sku the SKU
+	 * @param quantity the units to reserve
+	 * @return the reservation
+	 */
+	@ZkLocked(key = "'stock:' + #sku")
+	public Reservation reserve(String sku, int quantity) {
+		Stock current = read(sku);
+		if (current.available() < quantity) {
+			throw new InsufficientStockException(sku, quantity, current.available());
+		}
+		simulateWork();
+		long token = write(sku, current.available() - quantity);
+		return new Reservation(sku, quantity, current.available() - quantity, token);
+	}
+
+	/**
+	 * Read a SKU's stock under a shared lock: reads run together, never during a write.
+	 * @param sku the SKU
+	 * @return the stock
+	 */
+	@ZkLocked(key = "'stock:' + #sku", mode = LockMode.SHARED)
+	public Stock stock(String sku) {
+		return read(sku);
+	}
+
+	/**
+	 * Add units, waiting at most 2 seconds for the lock, and failing with
+	 * {@link dev.zklock.LockTimeoutException} when it is not obtained in time.
+	 * @param sku the SKU
+	 * @param quantity the units to add
+	 * @return the new stock
+	 */
+	@ZkLocked(key = "'stock:' + #sku", waitTime = RESTOCK_WAIT, onTimeout = OnLockTimeout.THROW)
+	public Stock restock(String sku, int quantity) {
+		return add(sku, quantity);
+	}
+
+	/**
+	 * Add units, waiting at most 2 seconds for the lock, and doing nothing when it is not
+	 * obtained in time.
+	 * @param sku the SKU
+	 * @param quantity the units to add
+	 * @return the new stock, or empty when the lock was not obtained in time
+	 */
+	@ZkLocked(key = "'stock:' + #sku", waitTime = RESTOCK_WAIT, onTimeout = OnLockTimeout.SKIP)
+	public Optional<Stock> restockIfFree(String sku, int quantity) {
+		return Optional.of(add(sku, quantity));
+	}
+
+	/**
+	 * Count a SKU's shelf: a long operation that holds the SKU's exclusive lock throughout, so
+	 * that nothing changes the stock meanwhile.
+	 * @param sku the SKU
+	 * @param duration how long the count takes
+	 * @return the stock
+	 * @throws InterruptedException if interrupted while counting
+	 */
+	@ZkLocked(key = "'stock:' + #sku")
+	public Stock stocktake(String sku, Duration duration) throws InterruptedException {
+		Stock current = read(sku);
+		Thread.sleep(duration.toMillis());
+		return current;
+	}
+
+	private Stock add(String sku, int quantity) {
+		Stock current = read(sku);
+		int available = Math.addExact(current.available(), quantity);
+		write(sku, available);
+		return new Stock(sku, available, ZkLockContext.current().fencingToken());
+	}
+
+	private Stock read(String sku) {
+		return this.stock.find(sku).orElseThrow(() -> new UnknownSkuException(sku));
+	}
+
+	/**
+	 * Write under the current lock: the database applies the write only if no later holder of
+	 * the lock has written the row.
+	 */
+	private long write(String sku, int available) {
+		HeldLock lock = ZkLockContext.current();
+		lock.ensureValid(); // cheap, and narrows the window; the fencing token closes it
+		if (!this.stock.write(sku, available, lock.fencingToken())) {
+			throw new StaleFencingTokenException(sku, lock.fencingToken());
+		}
+		return lock.fencingToken();
+	}
+
+	private void simulateWork() {
+		Duration work = this.properties.getSimulatedWork();
+		if (!work.isZero()) {
+			try {
+				Thread.sleep(work.toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while reserving", ex);
+			}
+		}
+	}
+
+}

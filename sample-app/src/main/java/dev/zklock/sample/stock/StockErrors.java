@@ -1,0 +1,84 @@
+package dev.zklock.sample.stock;
+
+import dev.zklock.LockLostException;
+import dev.zklock.LockTimeoutException;
+import dev.zklock.ZkLockException;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+/**
+ * Answers failures as JSON problem details (RFC 9457), each with an {@code error} code that
+ * scripts can test.
+ */
+@RestControllerAdvice
+class StockErrors {
+
+	@ExceptionHandler
+	ProblemDetail unknownSku(UnknownSkuException ex) {
+		return problem(HttpStatus.NOT_FOUND, "unknown-sku", ex);
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidQuantity(InvalidQuantityException ex) {
+		return problem(HttpStatus.BAD_REQUEST, "invalid-quantity", ex);
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidArgument(IllegalArgumentException ex) {
+		return problem(HttpStatus.BAD_REQUEST, "invalid-argument", ex);
+	}
+
+	@ExceptionHandler
+	ProblemDetail insufficientStock(InsufficientStockException ex) {
+		ProblemDetail problem = problem(HttpStatus.CONFLICT, "insufficient-stock", ex);
+		problem.setProperty("requested", ex.getRequested());
+		problem.setProperty("available", ex.getAvailable());
+		return problem;
+	}
+
+	@ExceptionHandler
+	ProblemDetail staleFencingToken(StaleFencingTokenException ex) {
+		ProblemDetail problem = problem(HttpStatus.CONFLICT, "stale-fencing-token", ex);
+		problem.setProperty("fencingToken", ex.getFencingToken());
+		return problem;
+	}
+
+	/**
+	 * {@code onTimeout = THROW}: the lock was not obtained within the wait time.
+	 */
+	@ExceptionHandler
+	ProblemDetail lockTimeout(LockTimeoutException ex) {
+		ProblemDetail problem = problem(HttpStatus.LOCKED, "lock-timeout", ex);
+		problem.setProperty("key", ex.getKey());
+		problem.setProperty("waitTime", ex.getWaitTime().toMillis() + "ms");
+		return problem;
+	}
+
+	/**
+	 * The lock was lost, or in doubt, when the call returned: its result was discarded.
+	 */
+	@ExceptionHandler
+	ProblemDetail lockLost(LockLostException ex) {
+		ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-lost", ex);
+		problem.setProperty("key", ex.getKey());
+		return problem;
+	}
+
+	/**
+	 * Any other lock failure, for example ZooKeeper could not be reached in time.
+	 */
+	@ExceptionHandler
+	ProblemDetail lockUnavailable(ZkLockException ex) {
+		return problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-unavailable", ex);
+	}
+
+	private static ProblemDetail problem(HttpStatus status, String error, Exception ex) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, String.valueOf(ex.getMessage()));
+		problem.setProperty("error", error);
+		return problem;
+	}
+
+}
