@@ -1,0 +1,65 @@
+package dev.zklock.sample;
+
+import java.time.Duration;
+
+import dev.zklock.ZkLeadership;
+import dev.zklock.sample.report.LowStockReport;
+import dev.zklock.test.EmbeddedZooKeeper;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code GET /leadership}, the leader-only low-stock report and the {@code zookeeper} health
+ * component of a single instance.
+ */
+@EmbeddedZooKeeper
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "zklock.embedded.enabled=false", "inventory.report-interval=100ms" })
+class LeadershipEndpointTests {
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private ZkLeadership leadership;
+
+	@Autowired
+	private LowStockReport report;
+
+	@Test
+	void leadershipShowsThisInstanceLeadingTheApplicationsGroup() {
+		String id = this.leadership.participantId();
+		Http.Response response = new Http(this.port).get("/leadership");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.text("participantId")).isEqualTo(id).startsWith("inventory@");
+		JsonNode group = response.body().path("groups").path(0);
+		assertThat(group.path("group").asString()).isEqualTo("inventory");
+		assertThat(group.path("leader").asBoolean()).isTrue();
+		assertThat(group.path("currentLeader").asString()).isEqualTo(id);
+		assertThat(group.path("participants").values()).extracting(JsonNode::asString).containsExactly(id);
+		assertThat(group.path("epoch").asLong()).isPositive();
+	}
+
+	@Test
+	void theLowStockReportRunsOnTheLeader() {
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.report.runs() >= 2);
+		Http.Response response = new Http(this.port).get("/leadership");
+		assertThat(response.body().path("lowStockReport").path("runsHere").asInt()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void healthShowsTheZooKeeperConnection() {
+		Http.Response response = new Http(this.port).get("/actuator/health");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.body().path("components").path("zookeeper").path("status").asString()).isEqualTo("UP");
+	}
+
+}
