@@ -42,13 +42,14 @@ public class InventoryService {
 	 */
 	@ZkLocked(key = "'stock:' + #sku")
 	public Reservation reserve(String sku, int quantity) {
-		Stock current = read(sku);
+		HeldLock lock = ZkLockContext.current();
+		Stock current = claim(sku, lock);
 		if (current.available() < quantity) {
 			throw new InsufficientStockException(sku, quantity, current.available());
 		}
 		simulateWork();
-		long token = write(sku, current.available() - quantity);
-		return new Reservation(sku, quantity, current.available() - quantity, token);
+		write(sku, current.available() - quantity, lock);
+		return new Reservation(sku, quantity, current.available() - quantity, lock.fencingToken());
 	}
 
 	/**
@@ -101,10 +102,11 @@ public class InventoryService {
 	}
 
 	private Stock add(String sku, int quantity) {
-		Stock current = read(sku);
+		HeldLock lock = ZkLockContext.current();
+		Stock current = claim(sku, lock);
 		int available = Math.addExact(current.available(), quantity);
-		write(sku, available);
-		return new Stock(sku, available, ZkLockContext.current().fencingToken());
+		write(sku, available, lock);
+		return new Stock(sku, available, lock.fencingToken());
 	}
 
 	private Stock read(String sku) {
@@ -112,16 +114,27 @@ public class InventoryService {
 	}
 
 	/**
-	 * Write under the current lock: the database applies the write only if no later holder of
-	 * the lock has written the row.
+	 * Stamp the row with our fencing token, then read it. From then on the database refuses
+	 * the writes of every earlier holder of the lock, so what we read stays true until we
+	 * write.
 	 */
-	private long write(String sku, int available) {
-		HeldLock lock = ZkLockContext.current();
+	private Stock claim(String sku, HeldLock lock) {
+		if (!this.stock.fence(sku, lock.fencingToken())) {
+			read(sku);
+			throw new StaleFencingTokenException(sku, lock.fencingToken());
+		}
+		return read(sku);
+	}
+
+	/**
+	 * Write under the lock: the database applies the write only if no later holder of the
+	 * lock has stamped the row.
+	 */
+	private void write(String sku, int available, HeldLock lock) {
 		lock.ensureValid(); // cheap, and narrows the window; the fencing token closes it
 		if (!this.stock.write(sku, available, lock.fencingToken())) {
 			throw new StaleFencingTokenException(sku, lock.fencingToken());
 		}
-		return lock.fencingToken();
 	}
 
 	private void simulateWork() {

@@ -72,6 +72,19 @@ public class StockRepository {
 	}
 
 	/**
+	 * Stamp a SKU's row with a fencing token, unless a lock holder with a higher token has
+	 * stamped it already. Once stamped, the row refuses the writes of every earlier holder.
+	 * @param sku the SKU
+	 * @param fencingToken the fencing token of the lock held
+	 * @return whether the row was stamped; false for an unknown SKU too
+	 */
+	public boolean fence(String sku, long fencingToken) {
+		return this.jdbc.sql("update stock set fence = ? where sku = ? and fence <= ?")
+			.params(fencingToken, sku, fencingToken)
+			.update() == 1;
+	}
+
+	/**
 	 * Set a SKU's available stock, unless a lock holder with a higher fencing token has written
 	 * the row already.
 	 * @param sku the SKU
