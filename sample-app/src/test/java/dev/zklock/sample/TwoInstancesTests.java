@@ -2,6 +2,7 @@ package dev.zklock.sample;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,9 +66,15 @@ class TwoInstancesTests {
 			JdbcClient jdbc = first.getBean(JdbcClient.class);
 			assertThat(jdbc.sql("select available from stock where sku = 'sku-1'").query(Integer.class).single())
 				.isZero();
-			long lastToken = reserved.stream().mapToLong((response) -> response.number("fencingToken")).max().orElseThrow();
+			List<Long> tokensInSaleOrder = reserved.stream()
+				.sorted(Comparator.comparingLong((Http.Response response) -> response.number("available")).reversed())
+				.map((response) -> response.number("fencingToken"))
+				.toList();
+			assertThat(tokensInSaleOrder).as("each sale's lock had a larger fencing token than the sale before")
+				.isSorted()
+				.doesNotHaveDuplicates();
 			assertThat(jdbc.sql("select fence from stock where sku = 'sku-1'").query(Long.class).single())
-				.isEqualTo(lastToken);
+				.isGreaterThanOrEqualTo(tokensInSaleOrder.get(STOCK - 1));
 		}
 	}
 

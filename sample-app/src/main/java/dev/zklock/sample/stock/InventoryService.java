@@ -35,12 +35,13 @@ public class InventoryService {
 
 	/**
 	 * Reserve units of a SKU: read the stock, check it, write it back, all under the SKU's
-	 * exclusive lock, waiting for it up to {@code zklock.lock.wait-time}.
+	 * exclusive lock, waiting for it up to {@code inventory.reserve-wait} (10 seconds by
+	 * default).
 	 * @param sku the SKU
 	 * @param quantity the units to reserve
 	 * @return the reservation
 	 */
-	@ZkLocked(key = "'stock:' + #sku")
+	@ZkLocked(key = "'stock:' + #sku", waitTime = "${inventory.reserve-wait:10s}")
 	public Reservation reserve(String sku, int quantity) {
 		HeldLock lock = ZkLockContext.current();
 		Stock current = claim(sku, lock);
