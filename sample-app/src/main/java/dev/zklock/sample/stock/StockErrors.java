@@ -58,12 +58,14 @@ class StockErrors {
 	}
 
 	/**
-	 * The lock was lost, or in doubt, when the call returned: its result was discarded.
+	 * The lock was lost, or in doubt, when the call returned: its result was discarded, but
+	 * what it wrote before, if the fencing token let it, stays written.
 	 */
 	@ExceptionHandler
 	ProblemDetail lockLost(LockLostException ex) {
 		ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-lost", ex);
 		problem.setProperty("key", ex.getKey());
+		problem.setProperty("outcome", "unknown: the change may have been made; read the stock before retrying");
 		return problem;
 	}
 

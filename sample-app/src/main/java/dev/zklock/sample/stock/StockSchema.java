@@ -2,6 +2,7 @@ package dev.zklock.sample.stock;
 
 import java.util.Map;
 
+import dev.zklock.LockLostException;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.sample.InventoryProperties;
 import org.apache.commons.logging.Log;
@@ -20,6 +21,8 @@ class StockSchema implements InitializingBean {
 
 	private static final Log logger = LogFactory.getLog(StockSchema.class);
 
+	private static final int MAX_ATTEMPTS = 3;
+
 	private final ZkLockTemplate locks;
 
 	private final StockRepository stock;
@@ -34,15 +37,32 @@ class StockSchema implements InitializingBean {
 
 	@Override
 	public void afterPropertiesSet() {
-		this.locks.execute("inventory-schema", (lock) -> {
-			this.stock.createTableIfMissing();
-			for (Map.Entry<String, Integer> initial : this.properties.getInitialStock().entrySet()) {
-				if (this.stock.insertIfMissing(initial.getKey(), initial.getValue())) {
-					logger.info("Created " + initial.getKey() + " with " + initial.getValue() + " units");
-				}
+		for (int attempt = 1;; attempt++) {
+			try {
+				this.locks.execute("inventory-schema", (lock) -> {
+					create();
+					return null;
+				});
+				return;
 			}
-			return null;
-		});
+			catch (LockLostException ex) {
+				// The lock was in doubt when the work ended (a connection blip); the work is
+				// idempotent, so do it again under a new lock.
+				if (attempt == MAX_ATTEMPTS) {
+					throw ex;
+				}
+				logger.warn("Creating the stock table again: " + ex.getMessage());
+			}
+		}
+	}
+
+	private void create() {
+		this.stock.createTableIfMissing();
+		for (Map.Entry<String, Integer> initial : this.properties.getInitialStock().entrySet()) {
+			if (this.stock.insertIfMissing(initial.getKey(), initial.getValue())) {
+				logger.info("Created " + initial.getKey() + " with " + initial.getValue() + " units");
+			}
+		}
 	}
 
 }
