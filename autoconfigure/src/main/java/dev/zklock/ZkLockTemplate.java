@@ -183,9 +183,9 @@ public class ZkLockTemplate implements AutoCloseable {
 		if (acquisition == null) {
 			return notAcquired(onTimeout, call);
 		}
-		call.acquired(acquisition.innermost());
 		Throwable failure = null;
 		try {
+			call.acquired(acquisition.innermost());
 			T result = callback.doWithLock(acquisition.innermost());
 			acquisition.ensureHeld();
 			return result;
@@ -198,6 +198,27 @@ public class ZkLockTemplate implements AutoCloseable {
 			this.engine.release(acquisition);
 			call.ended(failure);
 		}
+	}
+
+	/**
+	 * Return the locks this process holds now.
+	 * @return the held locks
+	 */
+	public List<HeldLockInfo> heldLocks() {
+		return this.engine.heldLocks();
+	}
+
+	/**
+	 * Return the calls of this process waiting for a lock now.
+	 * @return the waiting calls
+	 */
+	public List<WaitingCallInfo> waitingCalls() {
+		return this.engine.waitingCalls();
+	}
+
+	@Override
+	public void close() {
+		this.engine.close();
 	}
 
 	private @Nullable Acquisition acquire(List<String> ordered, LockMode mode, @Nullable Duration waitTime,
@@ -229,27 +250,6 @@ public class ZkLockTemplate implements AutoCloseable {
 		}
 		call.notAcquired(AcquisitionOutcome.SKIPPED, null);
 		return fallback;
-	}
-
-	/**
-	 * Return the locks this process holds now.
-	 * @return the held locks
-	 */
-	public List<HeldLockInfo> heldLocks() {
-		return this.engine.heldLocks();
-	}
-
-	/**
-	 * Return the calls of this process waiting for a lock now.
-	 * @return the waiting calls
-	 */
-	public List<WaitingCallInfo> waitingCalls() {
-		return this.engine.waitingCalls();
-	}
-
-	@Override
-	public void close() {
-		this.engine.close();
 	}
 
 	private Duration effective(@Nullable Duration waitTime) {

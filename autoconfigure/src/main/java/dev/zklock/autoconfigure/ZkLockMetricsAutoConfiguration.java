@@ -25,10 +25,11 @@ import org.springframework.context.annotation.Configuration;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { ZkLockAutoConfiguration.class, ZkLeaderAutoConfiguration.class }, afterName = {
-		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-		"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@AutoConfiguration(after = { ZkLockAutoConfiguration.class, ZkLeaderAutoConfiguration.class },
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple."
+						+ "SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass({ CuratorFramework.class, MeterRegistry.class })
 @ConditionalOnBean(MeterRegistry.class)
 @EnableConfigurationProperties(ZkLockProperties.class)

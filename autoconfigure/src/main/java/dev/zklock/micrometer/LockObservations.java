@@ -96,13 +96,15 @@ public final class LockObservations implements LockCallListener {
 			this.name = name;
 			this.keys = String.join(",", keys);
 			this.mode = lowerCase(mode);
-			this.acquisition = describe(Observation.createNotStarted(ACQUIRE, registry).contextualName("zklock acquire"));
+			this.acquisition = describe(Observation.createNotStarted(ACQUIRE, registry))
+				.contextualName("zklock acquire");
 		}
 
 		@Override
 		public void acquired(HeldLock lock) {
 			this.acquisition.lowCardinalityKeyValue(OUTCOME, lowerCase(AcquisitionOutcome.ACQUIRED)).stop();
-			Observation call = describe(Observation.createNotStarted(CALL, this.registry).contextualName("zklock locked"))
+			Observation call = describe(Observation.createNotStarted(CALL, this.registry))
+				.contextualName("zklock locked")
 				.highCardinalityKeyValue(FENCING_TOKEN, Long.toString(lock.fencingToken()))
 				.start();
 			this.call = call;

@@ -203,7 +203,8 @@ class ZkLockEndpointTests {
 		WebApplicationContextRunner web = new WebApplicationContextRunner()
 			.withInitializer(ZkLockEndpointTests::convertLikeSpringApplication)
 			.withConfiguration(ZKLOCK)
-			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class))
 			.withPropertyValues("zklock.connect-string=" + server.getConnectString(),
 					"management.endpoints.web.exposure.include=zklock");
 		web.run((context) -> assertThat(operations(context)).containsExactlyInAnyOrder(OperationType.READ,

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,8 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code zklock} endpoint over HTTP in a web application with every auto-configuration:
- * hidden by default, read-only once exposed, and able to yield once access is unrestricted.
+ * The {@code zklock} endpoint over HTTP in a web application with every auto-configuration
+ * (metrics and observations included): hidden by default, read-only once exposed, and able to
+ * yield once access is unrestricted.
  */
 @EmbeddedZooKeeper
 @Timeout(120)
@@ -62,7 +64,8 @@ class ZkLockEndpointWebTests {
 
 	@Test
 	void onceExposedShowsHeldLocksAsJsonButDoesNotYield(ZooKeeperTestServer server) throws Exception {
-		try (ConfigurableApplicationContext context = start(server, "management.endpoints.web.exposure.include=zklock")) {
+		try (ConfigurableApplicationContext context = start(server,
+				"management.endpoints.web.exposure.include=zklock")) {
 			ZkLeadership leadership = context.getBean(ZkLeadership.class);
 			await().atMost(Duration.ofSeconds(30)).until(() -> leadership.isLeader("nightly"));
 			long epoch = leadership.epoch("nightly").orElseThrow();
@@ -81,7 +84,8 @@ class ZkLockEndpointWebTests {
 				assertThat(json.read("$.connection.state", String.class)).isEqualTo("CONNECTED");
 				assertThat(json.read("$.locks.held[0].key", String.class)).isEqualTo("stock:7");
 				assertThat(json.read("$.locks.held[0].mode", String.class)).isEqualTo("EXCLUSIVE");
-				assertThat(json.read("$.locks.held[0].fencingToken", Long.class)).isEqualTo(inside.get().fencingToken());
+				assertThat(json.read("$.locks.held[0].fencingToken", Long.class))
+					.isEqualTo(inside.get().fencingToken());
 				assertThat(json.read("$.locks.held[0].state", String.class)).isEqualTo("VALID");
 				assertThat(json.read("$.locks.held[0].since", String.class)).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
 				assertThat(json.read("$.locks.waiting.length()", Integer.class)).isZero();
@@ -92,8 +96,17 @@ class ZkLockEndpointWebTests {
 				release.countDown();
 			}
 			call.get(30, TimeUnit.SECONDS);
-			assertThat(JsonPath.parse(get(context, "/actuator/zklock").body()).read("$.locks.held.length()", Integer.class))
-				.isZero();
+			DocumentContext after = JsonPath.parse(get(context, "/actuator/zklock").body());
+			assertThat(after.read("$.locks.held.length()", Integer.class)).isZero();
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.get("zklock.lock.wait")
+				.tags("mode", "exclusive", "outcome", "acquired")
+				.timer()
+				.count()).isOne();
+			assertThat(registry.get("zklock.lock.hold").tags("mode", "exclusive").timer().count()).isOne();
+			assertThat(registry.get("zklock.lock.acquire").tags("zklock.lock.outcome", "acquired").timer().count())
+				.as("timer of the observation").isOne();
+			assertThat(registry.get("zklock.leader").tags("group", "nightly").gauge().value()).isOne();
 			assertThat(get(context, "/actuator/zklock/nightly").statusCode()).isEqualTo(200);
 			assertThat(post(context, "/actuator/zklock/nightly").statusCode()).isEqualTo(405);
 			assertThat(leadership.isLeader("nightly")).isTrue();
