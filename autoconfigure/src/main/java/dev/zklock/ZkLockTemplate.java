@@ -10,7 +10,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.lock.Acquisition;
+import dev.zklock.lock.AcquisitionOutcome;
 import dev.zklock.lock.HeldLockInfo;
+import dev.zklock.lock.LockCall;
+import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
 import dev.zklock.lock.LockKeys;
 import dev.zklock.lock.WaitingCallInfo;
@@ -41,6 +44,8 @@ public class ZkLockTemplate implements AutoCloseable {
 
 	private final Duration defaultWaitTime;
 
+	private final LockCallListener listener;
+
 	/**
 	 * Create a template.
 	 * @param client the started client
@@ -50,8 +55,23 @@ public class ZkLockTemplate implements AutoCloseable {
 	 * the session
 	 */
 	public ZkLockTemplate(CuratorFramework client, String basePath, Duration defaultWaitTime, boolean interruptOnLost) {
-		this.engine = new LockEngine(client, basePath, interruptOnLost);
+		this(client, basePath, defaultWaitTime, interruptOnLost, LockCallListener.NONE);
+	}
+
+	/**
+	 * Create a template whose calls and lost locks a listener follows, for metrics and traces.
+	 * @param client the started client
+	 * @param basePath the path under which each key gets its node
+	 * @param defaultWaitTime the wait time used when a call names none
+	 * @param interruptOnLost whether to interrupt a holder's thread when its lock is lost with
+	 * the session
+	 * @param listener told of every call and every lock lost
+	 */
+	public ZkLockTemplate(CuratorFramework client, String basePath, Duration defaultWaitTime, boolean interruptOnLost,
+			LockCallListener listener) {
+		this.engine = new LockEngine(client, basePath, interruptOnLost, listener);
 		this.defaultWaitTime = defaultWaitTime;
+		this.listener = listener;
 	}
 
 	/**
@@ -130,32 +150,53 @@ public class ZkLockTemplate implements AutoCloseable {
 	 * @param mode the mode
 	 * @param waitTime how long to wait for all of them; {@code null} for the default
 	 * @param callback the work
-	 * @param onTimeout supplies the result when the locks were not obtained in time; it may
-	 * throw
+	 * @param onTimeout supplies the result when the locks were not obtained in time (the call
+	 * counts as skipped), or throws (the call counts as timed out)
 	 * @return the callback's result, or {@code onTimeout}'s
 	 * @throws E the callback's own exception
 	 */
 	public <T, E extends Throwable> T executeOrElse(Collection<String> keys, LockMode mode, @Nullable Duration waitTime,
 			LockCallback<T, E> callback, Supplier<T> onTimeout) throws E {
+		return executeOrElse(null, keys, mode, waitTime, callback, onTimeout);
+	}
+
+	/**
+	 * Run the callback holding the locks of every key, or return what {@code onTimeout}
+	 * supplies when they are not obtained in time, naming the call for metrics and traces.
+	 * @param name what the call locks as the code names it, from a small fixed set (the
+	 * {@code key} tag of the lock metrics when {@code zklock.metrics.key-tag=expression});
+	 * {@code null} for none
+	 * @param keys the keys
+	 * @param mode the mode
+	 * @param waitTime how long to wait for all of them; {@code null} for the default
+	 * @param callback the work
+	 * @param onTimeout supplies the result when the locks were not obtained in time (the call
+	 * counts as skipped), or throws (the call counts as timed out)
+	 * @return the callback's result, or {@code onTimeout}'s
+	 * @throws E the callback's own exception
+	 */
+	public <T, E extends Throwable> T executeOrElse(@Nullable String name, Collection<String> keys, LockMode mode,
+			@Nullable Duration waitTime, LockCallback<T, E> callback, Supplier<T> onTimeout) throws E {
 		List<String> ordered = LockKeys.ordered(keys);
-		Acquisition acquisition;
-		try {
-			acquisition = this.engine.acquire(ordered, mode, effective(waitTime));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new ZkLockException("Interrupted while waiting for the lock on key " + describe(ordered), ex);
-		}
+		LockCall call = this.listener.callStarted(name, ordered, mode);
+		Acquisition acquisition = acquire(ordered, mode, waitTime, call);
 		if (acquisition == null) {
-			return onTimeout.get();
+			return notAcquired(onTimeout, call);
 		}
+		Throwable failure = null;
 		try {
+			call.acquired(acquisition.innermost());
 			T result = callback.doWithLock(acquisition.innermost());
 			acquisition.ensureHeld();
 			return result;
 		}
+		catch (Throwable ex) {
+			failure = ex;
+			throw ex;
+		}
 		finally {
 			this.engine.release(acquisition);
+			call.ended(failure);
 		}
 	}
 
@@ -178,6 +219,37 @@ public class ZkLockTemplate implements AutoCloseable {
 	@Override
 	public void close() {
 		this.engine.close();
+	}
+
+	private @Nullable Acquisition acquire(List<String> ordered, LockMode mode, @Nullable Duration waitTime,
+			LockCall call) {
+		try {
+			return this.engine.acquire(ordered, mode, effective(waitTime));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			ZkLockException failure = new ZkLockException(
+					"Interrupted while waiting for the lock on key " + describe(ordered), ex);
+			call.notAcquired(AcquisitionOutcome.ERROR, failure);
+			throw failure;
+		}
+		catch (RuntimeException | Error ex) {
+			call.notAcquired(AcquisitionOutcome.ERROR, ex);
+			throw ex;
+		}
+	}
+
+	private static <T> T notAcquired(Supplier<T> onTimeout, LockCall call) {
+		T fallback;
+		try {
+			fallback = onTimeout.get();
+		}
+		catch (RuntimeException | Error ex) {
+			call.notAcquired(AcquisitionOutcome.TIMEOUT, ex);
+			throw ex;
+		}
+		call.notAcquired(AcquisitionOutcome.SKIPPED, null);
+		return fallback;
 	}
 
 	private Duration effective(@Nullable Duration waitTime) {

@@ -1,9 +1,7 @@
 package dev.zklock.actuate;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -15,33 +13,28 @@ import org.springframework.boot.health.contributor.Health;
  *
  * @since 0.1.0
  */
-public class ZooKeeperHealthIndicator extends AbstractHealthIndicator implements ConnectionStateListener {
+public class ZooKeeperHealthIndicator extends AbstractHealthIndicator {
 
-	private final CuratorFramework client;
+	private final ConnectionStatus status;
 
-	private volatile ConnectionState lastState;
-
+	/**
+	 * Create an indicator that follows the client's connection from now on.
+	 * @param client the client
+	 */
 	public ZooKeeperHealthIndicator(CuratorFramework client) {
 		super("ZooKeeper health check failed");
-		this.client = client;
-		this.lastState = client.getZookeeperClient().isConnected() ? ConnectionState.CONNECTED : ConnectionState.LOST;
-		client.getConnectionStateListenable().addListener(this);
-	}
-
-	@Override
-	public void stateChanged(CuratorFramework client, ConnectionState newState) {
-		this.lastState = newState;
+		this.status = new ConnectionStatus(client);
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) throws Exception {
-		builder.withDetail("connectString", this.client.getZookeeperClient().getCurrentConnectionString());
-		if (this.client.getState() != CuratorFrameworkState.STARTED) {
-			builder.down().withDetail("state", "CLOSED");
+		builder.withDetail("connectString", this.status.connectString());
+		if (this.status.isClosed()) {
+			builder.down().withDetail("state", ConnectionStatus.CLOSED);
 			return;
 		}
-		boolean connected = this.client.getZookeeperClient().isConnected();
-		ConnectionState state = this.lastState;
+		boolean connected = this.status.isConnected();
+		ConnectionState state = this.status.lastState();
 		if (connected && state.isConnected()) {
 			builder.up();
 		}
@@ -53,9 +46,10 @@ public class ZooKeeperHealthIndicator extends AbstractHealthIndicator implements
 			builder.down();
 		}
 		builder.withDetail("state", state.name());
-		if (connected) {
-			builder.withDetail("sessionId", "0x" + Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId()))
-				.withDetail("sessionTimeout", this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs() + "ms");
+		String sessionId = this.status.sessionId();
+		if (sessionId != null) {
+			builder.withDetail("sessionId", sessionId)
+				.withDetail("sessionTimeout", this.status.sessionTimeoutMillis() + "ms");
 		}
 	}
 

@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.aop.LockSpecs;
 import dev.zklock.lock.aop.ZkLockedAdvisor;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
@@ -22,7 +23,8 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of locks: a {@link ZkLockTemplate} bean, and the advice that runs
+ * Auto-configuration of locks: a {@link ZkLockTemplate} bean, told of its calls by the
+ * application's {@link LockCallListener} beans (metrics, observations), and the advice that runs
  * {@code @ZkLocked} methods while holding their locks.
  * <p>
  * The advice runs, by default, outside {@code @Transactional}: the lock is taken before the
@@ -42,9 +44,11 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties) {
+	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
+			ObjectProvider<LockCallListener> listeners) {
 		ZkLockProperties.Lock lock = properties.getLock();
-		return new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(), lock.isInterruptOnLost());
+		return new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(), lock.isInterruptOnLost(),
+				LockCallListener.of(listeners.orderedStream().toList()));
 	}
 
 	@Bean

@@ -60,6 +60,8 @@ public class ZkLockProperties {
 
 	private final Leader leader = new Leader();
 
+	private final Metrics metrics = new Metrics();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -126,6 +128,10 @@ public class ZkLockProperties {
 
 	public Leader getLeader() {
 		return this.leader;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
 	}
 
 	/**
@@ -387,6 +393,59 @@ public class ZkLockProperties {
 
 		public void setGroups(List<String> groups) {
 			this.groups = groups;
+		}
+
+	}
+
+	/**
+	 * Micrometer metrics of locks and leadership.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Tag to add to lock metrics besides the mode and outcome: none, or the key expression
+		 * of the '@ZkLocked' method as 'key' (never the evaluated key, whose values are
+		 * unbounded).
+		 */
+		private KeyTag keyTag = KeyTag.NONE;
+
+		/**
+		 * Largest number of distinct 'key' tag values; calls beyond it are tagged 'other'.
+		 */
+		private int maxKeyTags = 100;
+
+		public KeyTag getKeyTag() {
+			return this.keyTag;
+		}
+
+		public void setKeyTag(KeyTag keyTag) {
+			this.keyTag = keyTag;
+		}
+
+		public int getMaxKeyTags() {
+			return this.maxKeyTags;
+		}
+
+		public void setMaxKeyTags(int maxKeyTags) {
+			this.maxKeyTags = maxKeyTags;
+		}
+
+		/**
+		 * What lock metrics tell keys apart by.
+		 */
+		public enum KeyTag {
+
+			/**
+			 * No key tag.
+			 */
+			NONE,
+
+			/**
+			 * A 'key' tag holding the '@ZkLocked' key expression's text; calls of the lock
+			 * template that name nothing are tagged 'none'.
+			 */
+			EXPRESSION
+
 		}
 
 	}

@@ -44,6 +44,8 @@ final class ActiveLock {
 
 	private final RequestWatchdog watchdog;
 
+	private final LockCallListener listener;
+
 	private volatile State state = State.VALID;
 
 	private volatile String reason = "";
@@ -51,7 +53,7 @@ final class ActiveLock {
 	private volatile long confirmedAt = System.nanoTime();
 
 	ActiveLock(String key, LockMode mode, LockNode node, CuratorFramework client, PauseMonitor pauseMonitor,
-			RequestWatchdog watchdog) {
+			RequestWatchdog watchdog, LockCallListener listener) {
 		this.key = key;
 		this.mode = mode;
 		this.node = node;
@@ -59,6 +61,7 @@ final class ActiveLock {
 		this.client = client;
 		this.pauseMonitor = pauseMonitor;
 		this.watchdog = watchdog;
+		this.listener = listener;
 	}
 
 	String key() {
@@ -139,6 +142,7 @@ final class ActiveLock {
 		if (interrupt) {
 			this.holder.interrupt();
 		}
+		this.listener.lockLost(this.key, this.mode);
 	}
 
 	private boolean confirm() {

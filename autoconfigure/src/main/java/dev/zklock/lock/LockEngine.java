@@ -33,6 +33,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final ConcurrentLruCache<String, String> paths;
 
+	private final LockCallListener listener;
+
 	/**
 	 * Create an engine.
 	 * @param client the started client
@@ -40,7 +42,19 @@ public final class LockEngine implements AutoCloseable {
 	 * @param interruptOnLost whether to interrupt a holder when its lock is lost
 	 */
 	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost) {
+		this(client, basePath, interruptOnLost, LockCallListener.NONE);
+	}
+
+	/**
+	 * Create an engine that tells a listener of the locks it loses.
+	 * @param client the started client
+	 * @param basePath the path under which each key gets its node
+	 * @param interruptOnLost whether to interrupt a holder when its lock is lost
+	 * @param listener told of every lock lost
+	 */
+	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener) {
 		this.client = client;
+		this.listener = listener;
 		this.pauseMonitor = new PauseMonitor(this::sessionTimeoutMillis);
 		this.guard = new SessionGuard(interruptOnLost);
 		this.recipe = new LockRecipe(client, this.watchdog);
@@ -139,7 +153,8 @@ public final class LockEngine implements AutoCloseable {
 		if (node == null) {
 			return null;
 		}
-		ActiveLock lock = new ActiveLock(key, mode, node, this.client, this.pauseMonitor, this.watchdog);
+		ActiveLock lock = new ActiveLock(key, mode, node, this.client, this.pauseMonitor, this.watchdog,
+				this.listener);
 		this.guard.add(lock, this.client);
 		return new Hold(lock, mode, true);
 	}

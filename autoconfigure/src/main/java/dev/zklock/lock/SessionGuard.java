@@ -67,18 +67,23 @@ final class SessionGuard implements ConnectionStateListener {
 	public void stateChanged(CuratorFramework client, ConnectionState newState) {
 		switch (newState) {
 			case SUSPENDED, READ_ONLY -> {
-				if (!this.held.isEmpty()) {
-					logger.warn("Connection to ZooKeeper " + newState + ": " + this.held.size()
-							+ " held lock(s) are in doubt until it is restored");
-				}
+				logger.warn("Connection to ZooKeeper " + newState + ": " + this.held.size()
+						+ " held lock(s) are in doubt and " + this.waiting.size()
+						+ " waiting call(s) wait for it within their wait time, until it is restored");
 				this.held.forEach(ActiveLock::suspend);
 			}
 			case RECONNECTED -> {
 				long sessionId = currentSessionId(client);
 				this.held.forEach((lock) -> lock.reconnected(sessionId));
+				if (!this.held.isEmpty()) {
+					logger.info("Connection to ZooKeeper RECONNECTED: held locks are valid again if their session "
+							+ "survived, lost otherwise");
+				}
 			}
-			case LOST -> this.held
-				.forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
+			case LOST -> {
+				logger.warn("ZooKeeper session LOST: " + this.held.size() + " held lock(s) are lost");
+				this.held.forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
+			}
 			default -> {
 			}
 		}

@@ -64,6 +64,12 @@ final class LockTestSupport implements AutoCloseable {
 		return template;
 	}
 
+	ZkLockTemplate template(CuratorFramework client, LockCallListener listener) {
+		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), false, listener);
+		this.closeables.add(0, template);
+		return template;
+	}
+
 	ZkLockTemplate template() {
 		return template(client(), false);
 	}

@@ -38,8 +38,8 @@ final class LockInterceptor implements MethodInterceptor {
 		}
 		List<String> keys = this.specs.keys(spec, target, targetClass, invocation.getArguments());
 		ZkLockTemplate template = this.template.get();
-		return template.executeOrElse(keys, spec.mode(), spec.waitTime(), (lock) -> invocation.proceed(),
-				() -> timedOut(spec, keys, template));
+		return template.executeOrElse(spec.keyText(), keys, spec.mode(), spec.waitTime(),
+				(lock) -> invocation.proceed(), () -> timedOut(spec, keys, template));
 	}
 
 	private static @Nullable Object timedOut(LockSpec spec, List<String> keys, ZkLockTemplate template) {

@@ -1,0 +1,75 @@
+package dev.zklock.actuate;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The state of a client's connection to ZooKeeper as operators see it: the last connection state
+ * Curator reported, or {@code CLOSED} once the client is closed.
+ */
+final class ConnectionStatus implements ConnectionStateListener {
+
+	static final String CLOSED = "CLOSED";
+
+	private final CuratorFramework client;
+
+	private volatile ConnectionState lastState;
+
+	ConnectionStatus(CuratorFramework client) {
+		this.client = client;
+		this.lastState = isConnected() ? ConnectionState.CONNECTED : ConnectionState.LOST;
+		client.getConnectionStateListenable().addListener(this);
+	}
+
+	@Override
+	public void stateChanged(CuratorFramework client, ConnectionState newState) {
+		this.lastState = newState;
+	}
+
+	boolean isClosed() {
+		return this.client.getState() != CuratorFrameworkState.STARTED;
+	}
+
+	boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	ConnectionState lastState() {
+		return this.lastState;
+	}
+
+	/**
+	 * Return the last connection state's name, or {@value #CLOSED}.
+	 */
+	String state() {
+		return isClosed() ? CLOSED : this.lastState.name();
+	}
+
+	String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	/**
+	 * Return the session id in hexadecimal, as ZooKeeper's logs show it, or {@code null} when
+	 * not connected.
+	 */
+	@Nullable String sessionId() {
+		if (isClosed() || !isConnected()) {
+			return null;
+		}
+		try {
+			return "0x" + Long.toHexString(this.client.getZookeeperClient().getZooKeeper().getSessionId());
+		}
+		catch (Exception ex) {
+			return null;
+		}
+	}
+
+	int sessionTimeoutMillis() {
+		return this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+	}
+
+}

@@ -1,0 +1,39 @@
+package dev.zklock.autoconfigure;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import dev.zklock.ZkLeadership;
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.actuate.ZkLockEndpoint;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@code zklock} actuator endpoint, when Actuator is present and the
+ * application exposes the endpoint. Its default access is read-only: yielding leadership through
+ * it also takes {@code management.endpoint.zklock.access=unrestricted}.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = { ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class,
+		ZkLeaderAutoConfiguration.class })
+@ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(CuratorFramework.class)
+public final class ZkLockEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	ZkLockEndpoint zkLockEndpoint(CuratorFramework client, ObjectProvider<ZkLockTemplate> template,
+			ObjectProvider<ZkLeadership> leadership) {
+		return new ZkLockEndpoint(client, template.getIfAvailable(), leadership.getIfAvailable());
+	}
+
+}
