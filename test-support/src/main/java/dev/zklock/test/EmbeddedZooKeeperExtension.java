@@ -1,6 +1,5 @@
 package dev.zklock.test;
 
-import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -8,22 +7,23 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * JUnit extension behind {@link EmbeddedZooKeeper}.
+ * <p>
+ * The server, and the Spring contexts that use it, are closed by a resource in the test class's
+ * store, which JUnit closes after every other extension's after-all step, Spring's own included,
+ * whatever order the annotations are declared in.
  */
-public class EmbeddedZooKeeperExtension implements BeforeAllCallback, AfterAllCallback, ParameterResolver {
+public class EmbeddedZooKeeperExtension implements BeforeAllCallback, ParameterResolver {
+
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
+		.create(EmbeddedZooKeeperExtension.class);
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
 		Class<?> annotated = EmbeddedZooKeeperServers.annotatedClass(context.getRequiredTestClass());
 		if (annotated == context.getRequiredTestClass()) {
 			EmbeddedZooKeeperServers.start(annotated);
-		}
-	}
-
-	@Override
-	public void afterAll(ExtensionContext context) {
-		Class<?> annotated = EmbeddedZooKeeperServers.annotatedClass(context.getRequiredTestClass());
-		if (annotated == context.getRequiredTestClass()) {
-			EmbeddedZooKeeperServers.stop(annotated);
+			context.getStore(NAMESPACE)
+				.put(annotated, (AutoCloseable) () -> EmbeddedZooKeeperServers.stop(annotated));
 		}
 	}
 
