@@ -24,7 +24,8 @@ public class RegisterWork {
 	}
 
 	/**
-	 * Read the register and write it back plus one, holding the key's lock exclusively.
+	 * Read the register and write it back plus one, holding the key's lock exclusively, with
+	 * half the work time between the read and the write and half after the write.
 	 * @param key the lock key and register name
 	 * @param attempt where to record what the locked code saw
 	 * @return the value written
@@ -35,9 +36,10 @@ public class RegisterWork {
 		attempt.begin(lock.fencingToken());
 		try {
 			long value = this.register.read(key, lock.fencingToken());
-			work();
+			work(this.workTime.dividedBy(2));
 			this.register.write(key, lock.fencingToken(), value + 1);
 			attempt.value(value + 1);
+			work(this.workTime.dividedBy(2));
 			return value + 1;
 		}
 		finally {
@@ -58,7 +60,7 @@ public class RegisterWork {
 		try {
 			long value = this.register.sharedRead(key, lock.fencingToken());
 			attempt.value(value);
-			work();
+			work(this.workTime);
 			return value;
 		}
 		finally {
@@ -66,9 +68,9 @@ public class RegisterWork {
 		}
 	}
 
-	private void work() {
+	private static void work(Duration time) {
 		try {
-			Thread.sleep(this.workTime.toMillis());
+			Thread.sleep(time.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

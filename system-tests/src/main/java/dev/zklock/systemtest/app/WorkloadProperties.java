@@ -28,7 +28,8 @@ public class WorkloadProperties {
 	private URI registerUri = URI.create("http://127.0.0.1:8080/");
 
 	/**
-	 * Time to spend between the read and the write of an increment, holding the lock.
+	 * Time to spend working on the register while holding its lock, as a slow critical
+	 * section would.
 	 */
 	private Duration workTime = Duration.ofMillis(10);
 
