@@ -82,6 +82,15 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 		text.append("Invariant violations: ").append(this.report.violations().size()).append('\n');
 		text.append("Leader failovers, from the fault to the new leader's first tick, by cause:\n");
 		failoverTable(text);
+		List<Failover> overlapping = this.report.failovers().stream().filter((failover) -> failover.gapMillis() < 0).toList();
+		text.append("Failovers where the old leader still ticked after the new leader's first tick (allowed when it was "
+				+ "revoked afterwards, as a paused process cannot know): ")
+			.append(overlapping.size());
+		overlapping.stream()
+			.mapToLong((failover) -> -failover.gapMillis())
+			.max()
+			.ifPresent((longest) -> text.append(", longest overlap ").append(longest).append(" ms"));
+		text.append('\n');
 		text.append("Faults:\n");
 		this.faults.forEach((fault) -> text.append("  ").append(fault).append('\n'));
 		text.append("Failovers:\n");
