@@ -169,7 +169,15 @@ final class Cluster implements AutoCloseable {
 	 * @return the report
 	 */
 	CheckReport check() {
-		History history = history();
+		return check(history());
+	}
+
+	/**
+	 * Check the invariants on a history read before this call, and the registers now.
+	 * @param history the history
+	 * @return the report
+	 */
+	CheckReport check(History history) {
 		List<RegisterState> registers = this.register.states();
 		return Checker.check(history, registers);
 	}

@@ -132,7 +132,7 @@ class FaultInjectionTests {
 	@Test
 	@Order(5)
 	void killOfAZooKeeperFollower() {
-		Fault fault = faults().killZooKeeper(false, ZOOKEEPER_DOWNTIME);
+		Fault fault = faults().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}
@@ -140,7 +140,7 @@ class FaultInjectionTests {
 	@Test
 	@Order(6)
 	void killOfTheZooKeeperLeader() {
-		Fault fault = faults().killZooKeeper(true, ZOOKEEPER_DOWNTIME);
+		Fault fault = faults().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}

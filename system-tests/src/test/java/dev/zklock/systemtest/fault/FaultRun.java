@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 
 import dev.zklock.systemtest.fault.NemesisSchedule.Step;
+import dev.zklock.systemtest.history.History;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -124,8 +125,8 @@ final class FaultRun implements AutoCloseable {
 			case STOP_APP -> this.faults.stopApp(target(step), step.duration());
 			case PAUSE_HOLDER -> this.faults.pauseHolder(KEYS, step.duration(), new Random(step.choiceSeed())).fault();
 			case PARTITION_APP -> this.faults.partitionApp(target(step), step.duration());
-			case KILL_ZK_FOLLOWER -> this.faults.killZooKeeper(false, step.duration());
-			case KILL_ZK_LEADER -> this.faults.killZooKeeper(true, step.duration());
+			case KILL_ZK_FOLLOWER -> this.faults.killZooKeeper(false, step.duration(), new Random(step.choiceSeed()));
+			case KILL_ZK_LEADER -> this.faults.killZooKeeper(true, step.duration(), new Random(step.choiceSeed()));
 		};
 	}
 
@@ -135,8 +136,10 @@ final class FaultRun implements AutoCloseable {
 	 * @return the summary, also written to the run's folder
 	 */
 	RunSummary summarize(@Nullable Long seed) {
-		RunSummary summary = new RunSummary(this.name, seed, System.currentTimeMillis() - this.started,
-				this.cluster.check(), this.cluster.faults());
+		long duration = System.currentTimeMillis() - this.started;
+		History history = this.cluster.history();
+		RunSummary summary = new RunSummary(this.name, seed, duration, this.cluster.check(history), this.cluster.faults(),
+				history);
 		summary.writeTo(this.cluster.folder().resolve("summary.txt"));
 		System.out.println("[run] " + this.name + " summary (" + this.cluster.folder().resolve("summary.txt") + "):\n"
 				+ summary);

@@ -92,13 +92,13 @@ final class Faults {
 	}
 
 	/**
-	 * Kill a ZooKeeper server with {@code SIGKILL}, the leader or a follower, and restart it
-	 * after a while.
+	 * Kill a ZooKeeper server with {@code SIGKILL}, the leader or a follower (picked at random),
+	 * and restart it after a while.
 	 */
-	Fault killZooKeeper(boolean leader, Duration downtime) {
+	Fault killZooKeeper(boolean leader, Duration downtime, Random random) {
 		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
 		ensemble.awaitQuorum(SERVER_TIMEOUT);
-		int id = leader ? zooKeeperLeader() : zooKeeperFollower();
+		int id = leader ? zooKeeperLeader() : zooKeeperFollower(random);
 		long start = System.currentTimeMillis();
 		ensemble.kill(id);
 		Cluster.sleep(downtime.toMillis());
@@ -165,14 +165,18 @@ final class Faults {
 		return leader.getAsInt();
 	}
 
-	private int zooKeeperFollower() {
+	private int zooKeeperFollower(Random random) {
 		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
+		List<Integer> followers = new ArrayList<>();
 		for (int id = 1; id <= ensemble.size(); id++) {
 			if ("follower".equals(ensemble.mode(id))) {
-				return id;
+				followers.add(id);
 			}
 		}
-		throw new AssertionError("The ensemble has a quorum but no follower");
+		if (followers.isEmpty()) {
+			throw new AssertionError("The ensemble has a quorum but no follower");
+		}
+		return followers.get(random.nextInt(followers.size()));
 	}
 
 	private Fault record(Fault fault) {

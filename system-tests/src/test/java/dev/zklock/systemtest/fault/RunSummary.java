@@ -9,11 +9,15 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Failover;
+import dev.zklock.systemtest.history.History;
+import dev.zklock.systemtest.history.OpKind;
+import dev.zklock.systemtest.history.Operation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,8 +30,10 @@ import org.jspecify.annotations.Nullable;
  * @param durationMillis how long the workload ran, from the start of the processes to the check
  * @param report the checker's report
  * @param faults the faults injected
+ * @param history the history the report was made of
  */
-record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckReport report, List<Fault> faults) {
+record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckReport report, List<Fault> faults,
+		History history) {
 
 	/**
 	 * How long before a leader's last tick a fault on it may begin and still be its cause: a
@@ -40,6 +46,30 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 	 */
 	List<CausedFailover> failovers() {
 		return this.report.failovers().stream().map((failover) -> new CausedFailover(failover, cause(failover))).toList();
+	}
+
+	/**
+	 * Return, for each failover in which the old leader ticked again after the new leader's
+	 * first tick, those ticks of the old leader.
+	 */
+	List<StaleTicks> staleTicks() {
+		List<StaleTicks> stale = new ArrayList<>();
+		for (Failover failover : this.report.failovers()) {
+			if (failover.gapMillis() >= 0) {
+				continue;
+			}
+			List<Operation> ticks = this.history.operations()
+				.stream()
+				.filter((operation) -> operation.kind() == OpKind.LEADER_TICK && operation.isOk()
+						&& operation.process().equals(failover.fromProcess())
+						&& Objects.equals(operation.token(), failover.fromEpoch())
+						&& operation.start() >= failover.firstTickStart())
+				.toList();
+			if (!ticks.isEmpty()) {
+				stale.add(new StaleTicks(failover, ticks));
+			}
+		}
+		return stale;
 	}
 
 	/**
@@ -82,15 +112,18 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 		text.append("Invariant violations: ").append(this.report.violations().size()).append('\n');
 		text.append("Leader failovers, from the fault to the new leader's first tick, by cause:\n");
 		failoverTable(text);
-		List<Failover> overlapping = this.report.failovers().stream().filter((failover) -> failover.gapMillis() < 0).toList();
-		text.append("Failovers where the old leader still ticked after the new leader's first tick (allowed when it was "
-				+ "revoked afterwards, as a paused process cannot know): ")
-			.append(overlapping.size());
-		overlapping.stream()
-			.mapToLong((failover) -> -failover.gapMillis())
-			.max()
-			.ifPresent((longest) -> text.append(", longest overlap ").append(longest).append(" ms"));
+		List<StaleTicks> stale = staleTicks();
+		text.append("Failovers in which the old leader still ticked after the new leader's first tick (allowed when it "
+				+ "was revoked afterwards: a paused process cannot know): ")
+			.append(stale.size());
+		if (!stale.isEmpty()) {
+			text.append(", ").append(stale.stream().mapToInt(StaleTicks::count).sum())
+				.append(" such ticks, the longest run of them ")
+				.append(stale.stream().mapToLong(StaleTicks::spanMillis).max().getAsLong())
+				.append(" ms");
+		}
 		text.append('\n');
+		stale.forEach((ticks) -> text.append("  ").append(ticks).append('\n'));
 		text.append("Faults:\n");
 		this.faults.forEach((fault) -> text.append("  ").append(fault).append('\n'));
 		text.append("Failovers:\n");
@@ -141,6 +174,35 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 	private static String minutesAndSeconds(long millis) {
 		long seconds = millis / 1000;
 		return (seconds / 60) + " min " + (seconds % 60) + " s";
+	}
+
+	/**
+	 * The ticks of an old leader that began after the new leader's first tick.
+	 *
+	 * @param failover the failover
+	 * @param ticks the old leader's ticks, by start
+	 */
+	record StaleTicks(Failover failover, List<Operation> ticks) {
+
+		int count() {
+			return this.ticks.size();
+		}
+
+		/**
+		 * Return the time from the first of these ticks to the end of the last.
+		 */
+		long spanMillis() {
+			return this.ticks.get(this.ticks.size() - 1).end() - this.ticks.get(0).start();
+		}
+
+		@Override
+		public String toString() {
+			return this.failover.fromProcess() + "#" + this.failover.fromEpoch() + " ticked " + count() + " times in "
+					+ spanMillis() + " ms after " + this.failover.toProcess() + "#" + this.failover.toEpoch()
+					+ " began, from " + this.ticks.get(0).start() + (this.failover.revokedAt() != null
+							? ", revoked at " + this.failover.revokedAt() : ", never revoked");
+		}
+
 	}
 
 	/**
