@@ -39,6 +39,7 @@ final class ClusterObserver implements AutoCloseable {
 	ClusterObserver(String connectString) {
 		this.client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
+			.ensembleTracker(false)
 			.sessionTimeoutMs(30_000)
 			.connectionTimeoutMs(5_000)
 			.retryPolicy(new RetryNTimes(5, 200))
