@@ -1,7 +1,9 @@
 package dev.zklock.systemtest.fault;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.zklock.systemtest.ChaosProxy;
@@ -36,6 +38,30 @@ final class AppProcess implements AutoCloseable {
 		this.proxy = proxy;
 		this.log = log;
 		this.properties = properties;
+	}
+
+	/**
+	 * Return the configuration of a workload process.
+	 * @param name the process's name
+	 * @param proxy its way to ZooKeeper
+	 * @param history its history file
+	 * @param register the fenced register's address
+	 * @return the system properties
+	 */
+	static Map<String, String> properties(String name, ChaosProxy proxy, Path history, URI register) {
+		Map<String, String> properties = new LinkedHashMap<>();
+		properties.put("zklock.connect-string", proxy.connectString());
+		properties.put("zklock.session-timeout", Cluster.SESSION_TIMEOUT.toMillis() + "ms");
+		properties.put("zklock.connection-timeout", Cluster.SESSION_TIMEOUT.toMillis() + "ms");
+		properties.put("spring.application.name", name);
+		properties.put("spring.main.banner-mode", "off");
+		properties.put("logging.level.root", "WARN");
+		properties.put("logging.level.dev.zklock", "INFO");
+		properties.put("systemtest.process", name);
+		properties.put("systemtest.history", history.toAbsolutePath().toString());
+		properties.put("systemtest.register-uri", register.toString());
+		properties.put("systemtest.lock-wait", "2s");
+		return properties;
 	}
 
 	String name() {

@@ -7,22 +7,14 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import dev.zklock.systemtest.ChaosProxy;
 import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Checker;
 import dev.zklock.systemtest.history.History;
-import dev.zklock.systemtest.history.HistoryFollower;
 import dev.zklock.systemtest.history.HistoryWriter;
-import dev.zklock.systemtest.history.OpKind;
-import dev.zklock.systemtest.history.Operation;
 import dev.zklock.systemtest.register.FencedRegister;
 import dev.zklock.systemtest.register.RegisterState;
 import dev.zklock.test.ZooKeeperEnsemble;
@@ -66,11 +58,7 @@ final class Cluster implements AutoCloseable {
 
 	private final HistoryWriter faultLog;
 
-	private final HistoryFollower history;
-
-	private final Map<String, Long> lastOkLocked = new HashMap<>();
-
-	private long lastOkTick = Long.MIN_VALUE;
+	private final RunHistory history;
 
 	private Cluster(Path folder) {
 		this.folder = folder;
@@ -79,12 +67,12 @@ final class Cluster implements AutoCloseable {
 			this.ensemble = closing(ZooKeeperEnsemble.builder().tickTime(TICK_TIME_MILLIS).start());
 			this.observer = closing(new ClusterObserver(this.ensemble.connectString()));
 			this.faultLog = closing(HistoryWriter.open(historyFolder().resolve(Fault.PROCESS + ".jsonl")));
-			this.history = new HistoryFollower(historyFolder());
+			this.history = new RunHistory(historyFolder());
 			for (int i = 1; i <= APPS; i++) {
 				String name = "app-" + i;
 				ChaosProxy proxy = closing(ChaosProxy.start(this.ensemble.connectString()));
 				this.apps.add(closing(new AppProcess(name, proxy, folder.resolve("logs").resolve(name + ".log"),
-						appProperties(name, proxy))));
+						AppProcess.properties(name, proxy, historyFolder().resolve(name + ".jsonl"), this.register.uri()))));
 			}
 		}
 		catch (RuntimeException | Error ex) {
@@ -158,9 +146,8 @@ final class Cluster implements AutoCloseable {
 	 * Return the history so far: every line the processes have completed.
 	 * @return the history
 	 */
-	synchronized History history() {
-		poll();
-		return this.history.history();
+	History history() {
+		return this.history.read();
 	}
 
 	/**
@@ -192,17 +179,9 @@ final class Cluster implements AutoCloseable {
 	void awaitProgress(long since, Duration timeout) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (true) {
-			Set<String> waitingFor;
-			boolean ticked;
-			synchronized (this) {
-				poll();
-				waitingFor = this.apps.stream()
-					.filter(AppProcess::isRunning)
-					.map(AppProcess::name)
-					.filter((name) -> this.lastOkLocked.getOrDefault(name, Long.MIN_VALUE) < since)
-					.collect(Collectors.toCollection(TreeSet::new));
-				ticked = this.lastOkTick >= since;
-			}
+			List<String> running = this.apps.stream().filter(AppProcess::isRunning).map(AppProcess::name).toList();
+			Set<String> waitingFor = this.history.withoutProgress(running, since);
+			boolean ticked = this.history.tickedSince(since);
 			if (waitingFor.isEmpty() && ticked) {
 				return;
 			}
@@ -211,17 +190,6 @@ final class Cluster implements AutoCloseable {
 						+ waitingFor + (ticked ? "" : ", no ok leader tick") + "; see " + this.folder);
 			}
 			sleep(POLL_MILLIS);
-		}
-	}
-
-	private void poll() {
-		for (Operation operation : this.history.poll()) {
-			if (operation.isOk() && operation.kind().isLocked()) {
-				this.lastOkLocked.merge(operation.process(), operation.start(), Math::max);
-			}
-			else if (operation.isOk() && operation.kind() == OpKind.LEADER_TICK) {
-				this.lastOkTick = Math.max(this.lastOkTick, operation.start());
-			}
 		}
 	}
 
@@ -282,22 +250,6 @@ final class Cluster implements AutoCloseable {
 
 	private Path historyFolder() {
 		return this.folder.resolve("history");
-	}
-
-	private Map<String, String> appProperties(String name, ChaosProxy proxy) {
-		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("zklock.connect-string", proxy.connectString());
-		properties.put("zklock.session-timeout", SESSION_TIMEOUT.toMillis() + "ms");
-		properties.put("zklock.connection-timeout", SESSION_TIMEOUT.toMillis() + "ms");
-		properties.put("spring.application.name", name);
-		properties.put("spring.main.banner-mode", "off");
-		properties.put("logging.level.root", "WARN");
-		properties.put("logging.level.dev.zklock", "INFO");
-		properties.put("systemtest.process", name);
-		properties.put("systemtest.history", historyFolder().resolve(name + ".jsonl").toAbsolutePath().toString());
-		properties.put("systemtest.register-uri", this.register.uri().toString());
-		properties.put("systemtest.lock-wait", "2s");
-		return properties;
 	}
 
 	private <T extends AutoCloseable> T closing(T closeable) {

@@ -3,8 +3,6 @@ package dev.zklock.systemtest.fault;
 import java.util.List;
 
 import dev.zklock.systemtest.check.Checker;
-import dev.zklock.systemtest.fault.RunSummary.CausedFailover;
-import dev.zklock.systemtest.fault.RunSummary.StaleTicks;
 import dev.zklock.systemtest.history.History;
 import dev.zklock.systemtest.history.OpKind;
 import dev.zklock.systemtest.history.Operation;
