@@ -15,12 +15,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * One term of leadership as a history shows it: a process and an epoch in a leader group, with
  * the times the process learnt of its grant and revocation, and its ok ticks.
+ * <p>
+ * A leader whose connection is suspended is revoked, and granted again with the same epoch if
+ * it reconnects with the same session: its node never went, so no one else can have led in
+ * between. Such a term has several grants and revocations; it ends with its last revocation,
+ * provided no grant was logged after it. Since events are logged when received, after the
+ * change, a tick between a revocation and the next grant cannot be told from a tick of the
+ * renewed term, and is not checked.
  *
  * @param group the leader group
  * @param process the leader
  * @param epoch the term's epoch
  * @param grantedAt when the process logged the grant, if it did
- * @param revokedAt when the process logged the revocation, if it did
+ * @param revokedAt when the process logged the revocation that ended the term, if it did
  * @param ticks the term's ok ticks, by start
  */
 record LeaderTerm(String group, String process, long epoch, @Nullable Long grantedAt, @Nullable Long revokedAt,
@@ -46,7 +53,7 @@ record LeaderTerm(String group, String process, long epoch, @Nullable Long grant
 	private static LeaderTerm term(List<Operation> operations) {
 		Operation first = operations.get(0);
 		return new LeaderTerm(first.key(), first.process(), Objects.requireNonNull(first.token()),
-				earliest(operations, OpKind.LEADER_GRANTED), earliest(operations, OpKind.LEADER_REVOKED),
+				earliest(operations, OpKind.LEADER_GRANTED), finalRevocation(operations),
 				operations.stream()
 					.filter((operation) -> operation.kind() == OpKind.LEADER_TICK && operation.isOk())
 					.sorted(History.ORDER)
@@ -59,6 +66,23 @@ record LeaderTerm(String group, String process, long epoch, @Nullable Long grant
 			.map(Operation::start)
 			.min(Long::compare)
 			.orElse(null);
+	}
+
+	private static @Nullable Long latest(List<Operation> operations, OpKind kind) {
+		return operations.stream()
+			.filter((operation) -> operation.kind() == kind)
+			.map(Operation::start)
+			.max(Long::compare)
+			.orElse(null);
+	}
+
+	/**
+	 * Return the last revocation, unless the term was granted again after it.
+	 */
+	private static @Nullable Long finalRevocation(List<Operation> operations) {
+		Long revoked = latest(operations, OpKind.LEADER_REVOKED);
+		Long granted = latest(operations, OpKind.LEADER_GRANTED);
+		return (revoked != null && (granted == null || granted <= revoked)) ? revoked : null;
 	}
 
 	boolean hasTicks() {

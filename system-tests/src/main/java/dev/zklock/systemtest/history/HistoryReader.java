@@ -69,7 +69,7 @@ public final class HistoryReader {
 		}
 	}
 
-	private static String reason(RuntimeException ex) {
+	static String reason(RuntimeException ex) {
 		String message = String.valueOf(ex.getMessage()).lines().findFirst().orElse("");
 		return (message.length() > 200) ? message.substring(0, 200) + "..." : message;
 	}

@@ -81,6 +81,34 @@ class LeaderInvariantsTests {
 		assertThat(report.failovers()).hasSize(1);
 	}
 
+	@Test
+	void aTermRevokedOnASuspensionAndGrantedAgainWithTheSameEpochMayTickAgain() {
+		CheckReport report = check(granted("p1", 0, 1), tick("p1", 10, 11, 1), revoked("p1", 20, 1),
+				granted("p1", 500, 1), tick("p1", 510, 511, 1), revoked("p1", 600, 1), granted("p2", 700, 2),
+				tick("p2", 710, 711, 2));
+		assertThat(report.violations()).isEmpty();
+		assertThat(report.failovers()).singleElement()
+			.extracting(Failover::fromProcess, Failover::revokedAt, Failover::gapMillis)
+			.containsExactly("p1", 600L, 199L);
+	}
+
+	@Test
+	void aRevocationFollowedByAGrantOfTheSameTermDoesNotExcuseALaterInterleaving() {
+		CheckReport report = check(granted("p1", 0, 1), tick("p1", 10, 11, 1), revoked("p1", 20, 1),
+				granted("p1", 500, 1), tick("p1", 510, 511, 1), tick("p2", 700, 701, 2), tick("p1", 800, 801, 1));
+		assertThat(report.violationsOf(Invariant.DUAL_LEADER)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).isEqualTo(
+					"p1#1 and p2#2 both led 'ticker', and p1#1 was never revoked"));
+	}
+
+	@Test
+	void aTickAfterTheLastRevocationOfARenewedTermIsAViolation() {
+		CheckReport report = check(granted("p1", 0, 1), revoked("p1", 20, 1), granted("p1", 500, 1),
+				tick("p1", 510, 511, 1), revoked("p1", 600, 1), tick("p1", 650, 651, 1));
+		assertThat(report.violationsOf(Invariant.TICK_AFTER_REVOCATION)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).contains("ticked 50 ms after its revocation"));
+	}
+
 	private static CheckReport check(Operation... operations) {
 		return Checker.check(History.of(List.of(operations)), List.of());
 	}

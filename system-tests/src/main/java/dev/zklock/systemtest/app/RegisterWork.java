@@ -1,0 +1,81 @@
+package dev.zklock.systemtest.app;
+
+import java.time.Duration;
+
+import dev.zklock.HeldLock;
+import dev.zklock.LockMode;
+import dev.zklock.ZkLockContext;
+import dev.zklock.annotation.ZkLocked;
+import dev.zklock.systemtest.register.FencedRegisterClient;
+
+/**
+ * The locked operations of the workload: each uses the register of the same name as its lock
+ * key, passing the lock's fencing token with every read and write.
+ */
+public class RegisterWork {
+
+	private final FencedRegisterClient register;
+
+	private final Duration workTime;
+
+	RegisterWork(FencedRegisterClient register, Duration workTime) {
+		this.register = register;
+		this.workTime = workTime;
+	}
+
+	/**
+	 * Read the register and write it back plus one, holding the key's lock exclusively, with
+	 * half the work time between the read and the write and half after the write.
+	 * @param key the lock key and register name
+	 * @param attempt where to record what the locked code saw
+	 * @return the value written
+	 */
+	@ZkLocked(key = "#key", waitTime = "${systemtest.lock-wait:2s}")
+	public long increment(String key, Attempt attempt) {
+		HeldLock lock = ZkLockContext.current();
+		attempt.begin(lock.fencingToken());
+		try {
+			long value = this.register.read(key, lock.fencingToken());
+			work(this.workTime.dividedBy(2));
+			this.register.write(key, lock.fencingToken(), value + 1);
+			attempt.value(value + 1);
+			work(this.workTime.dividedBy(2));
+			return value + 1;
+		}
+		finally {
+			attempt.finish();
+		}
+	}
+
+	/**
+	 * Read the register holding the key's lock shared.
+	 * @param key the lock key and register name
+	 * @param attempt where to record what the locked code saw
+	 * @return the value read
+	 */
+	@ZkLocked(key = "#key", mode = LockMode.SHARED, waitTime = "${systemtest.lock-wait:2s}")
+	public long read(String key, Attempt attempt) {
+		HeldLock lock = ZkLockContext.current();
+		attempt.begin(lock.fencingToken());
+		try {
+			long value = this.register.sharedRead(key, lock.fencingToken());
+			attempt.value(value);
+			work(this.workTime);
+			return value;
+		}
+		finally {
+			attempt.finish();
+		}
+	}
+
+	private static void work(Duration time) {
+		try {
+			Thread.sleep(time.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while working under the lock", ex);
+		}
+	}
+
+}

@@ -1,0 +1,191 @@
+package dev.zklock.systemtest.fault;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+
+import dev.zklock.systemtest.check.CheckReport;
+import dev.zklock.systemtest.check.Failover;
+import dev.zklock.systemtest.fault.ClusterObserver.Holder;
+import dev.zklock.systemtest.fault.Faults.PausedHolder;
+import dev.zklock.systemtest.history.Operation;
+import dev.zklock.systemtest.history.Outcome;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import org.springframework.boot.convert.DurationStyle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The short fault-injection run, part of every build: three processes of the workload
+ * application on a three-server ZooKeeper ensemble, each fault alone, then a random schedule
+ * of faults ({@value #SCHEDULE_PROPERTY}, 60 seconds by default; its seed is printed and can be
+ * given in {@value FaultRun#SEED_PROPERTY}). After every fault the system must make progress
+ * again and the checker must find no violation in the history so far. The figures go to
+ * {@code target/system-tests/short-*}/summary.txt.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(300)
+class FaultInjectionTests {
+
+	static final String SCHEDULE_PROPERTY = "zklock.systemtest.schedule";
+
+	private static final Duration LONGER_THAN_SESSION = Cluster.SESSION_TIMEOUT.plusSeconds(2);
+
+	private static final Duration DOWNTIME = Duration.ofSeconds(1);
+
+	private static final Duration ZOOKEEPER_DOWNTIME = Duration.ofSeconds(3);
+
+	private final long seed = FaultRun.seed();
+
+	private FaultRun run;
+
+	@BeforeAll
+	void startCluster() {
+		this.run = FaultRun.start("short");
+	}
+
+	@AfterAll
+	void summarizeAndStop() {
+		try {
+			if (this.run != null) {
+				this.run.summarize(this.seed);
+			}
+		}
+		finally {
+			if (this.run != null) {
+				this.run.close();
+			}
+		}
+	}
+
+	@Test
+	@Order(1)
+	void killNineOfTheLeaderProcess() {
+		AppProcess leader = faults().leaderApp();
+		Fault fault = faults().killApp(leader, DOWNTIME);
+		this.run.awaitRecovery(fault);
+		CheckReport report = checkWithoutViolations();
+		assertThat(failoversFrom(report, leader, fault)).as("leader failovers after the kill").isNotEmpty();
+	}
+
+	@Test
+	@Order(2)
+	void gracefulStopOfTheLeaderProcess() {
+		AppProcess leader = faults().leaderApp();
+		Fault fault = faults().stopApp(leader, DOWNTIME);
+		this.run.awaitRecovery(fault);
+		CheckReport report = checkWithoutViolations();
+		assertThat(failoversFrom(report, leader, fault)).as("leader failovers after the stop")
+			.isNotEmpty()
+			.allSatisfy((failover) -> assertThat(failover.revokedAt()).as("revocation of the stopped leader").isNotNull());
+	}
+
+	@Test
+	@Order(3)
+	void pauseOfALockHolderPastItsSessionTimeout() {
+		PausedHolder paused = faults().pauseHolder(List.of("counter"), LONGER_THAN_SESSION, new Random(this.seed));
+		Fault fault = paused.fault();
+		Holder holder = paused.holder();
+		this.run.awaitRecovery(fault);
+		checkWithoutViolations();
+		// Another process got the lock once the paused holder's session had expired...
+		Operation takeover = cluster().history()
+			.operations()
+			.stream()
+			.filter((operation) -> operation.key().equals(holder.key()) && !operation.process().equals(holder.process())
+					&& operation.token() != null && operation.token() > holder.token()
+					&& operation.start() > fault.start() && operation.start() < fault.end())
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No other process got '" + holder.key() + "' while "
+					+ holder.process() + " was paused"));
+		// ...so the holder's own operation, unless its locked code had ended before, was refused
+		// or reported lost. Its thread works on this key only, and has logged it once it logs a
+		// later one.
+		await().atMost(Duration.ofSeconds(30)).until(() -> cluster().history()
+			.operations()
+			.stream()
+			.anyMatch((operation) -> operation.process().equals(holder.process())
+					&& operation.key().equals(holder.key()) && operation.start() > fault.end()));
+		assertThat(cluster().history().operations())
+			.filteredOn((operation) -> operation.process().equals(holder.process())
+					&& Objects.equals(operation.token(), holder.token()) && operation.end() > takeover.start())
+			.extracting(Operation::outcome)
+			.doesNotContain(Outcome.OK);
+	}
+
+	@Test
+	@Order(4)
+	void partitionOfTheLeaderProcessFromTheEnsemble() {
+		AppProcess leader = faults().leaderApp();
+		Fault fault = faults().partitionApp(leader, LONGER_THAN_SESSION);
+		this.run.awaitRecovery(fault);
+		CheckReport report = checkWithoutViolations();
+		assertThat(failoversFrom(report, leader, fault)).as("leader failovers during the partition")
+			.isNotEmpty()
+			.allSatisfy((failover) -> {
+				assertThat(failover.firstTickStart()).as("first tick of the new leader").isLessThan(fault.end());
+				assertThat(failover.revokedAt()).as("revocation of the partitioned leader").isNotNull();
+			});
+	}
+
+	@Test
+	@Order(5)
+	void killOfAZooKeeperFollower() {
+		Fault fault = faults().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		this.run.awaitRecovery(fault);
+		checkWithoutViolations();
+	}
+
+	@Test
+	@Order(6)
+	void killOfTheZooKeeperLeader() {
+		Fault fault = faults().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		this.run.awaitRecovery(fault);
+		checkWithoutViolations();
+	}
+
+	@Test
+	@Order(7)
+	void randomScheduleOfFaults() {
+		Duration length = DurationStyle.detectAndParse(System.getProperty(SCHEDULE_PROPERTY, "60s"));
+		List<Fault> faults = this.run.run(new NemesisSchedule(this.seed, cluster().apps().size()), length);
+		CheckReport report = checkWithoutViolations();
+		assertThat(faults).as("faults of the schedule").isNotEmpty();
+		long kills = cluster().faults().stream().filter((fault) -> fault.nemesis() == Nemesis.KILL_APP).count();
+		assertThat(report.damagedLines()).as("history lines damaged, at most one per kill").hasSizeLessThanOrEqualTo(
+				(int) kills);
+	}
+
+	private CheckReport checkWithoutViolations() {
+		CheckReport report = cluster().check();
+		assertThat(report.violations()).as("invariant violations (seed %d); report:%n%s", this.seed, report).isEmpty();
+		return report;
+	}
+
+	private static List<Failover> failoversFrom(CheckReport report, AppProcess leader, Fault fault) {
+		return report.failovers()
+			.stream()
+			.filter((failover) -> failover.fromProcess().equals(leader.name()) && failover.firstTickStart() > fault.start())
+			.toList();
+	}
+
+	private Cluster cluster() {
+		return this.run.cluster();
+	}
+
+	private Faults faults() {
+		return this.run.faults();
+	}
+
+}

@@ -1,0 +1,53 @@
+package dev.zklock.systemtest.fault;
+
+/**
+ * The kinds of fault a system test injects.
+ */
+enum Nemesis {
+
+	/**
+	 * {@code kill -9} of an application process, started again after a while.
+	 */
+	KILL_APP("kill-app"),
+
+	/**
+	 * Graceful stop ({@code SIGTERM}) of an application process, started again after a while.
+	 */
+	STOP_APP("stop-app"),
+
+	/**
+	 * {@code SIGSTOP} of a process holding a lock, for longer than its session timeout, then
+	 * {@code SIGCONT}.
+	 */
+	PAUSE_HOLDER("pause-holder"),
+
+	/**
+	 * A partition of one application process from every ZooKeeper server, healed later.
+	 */
+	PARTITION_APP("partition-app"),
+
+	/**
+	 * {@code kill -9} of a ZooKeeper follower, restarted after a while.
+	 */
+	KILL_ZK_FOLLOWER("kill-zk-follower"),
+
+	/**
+	 * {@code kill -9} of the ZooKeeper leader, restarted after a while.
+	 */
+	KILL_ZK_LEADER("kill-zk-leader");
+
+	private final String label;
+
+	Nemesis(String label) {
+		this.label = label;
+	}
+
+	String label() {
+		return this.label;
+	}
+
+	boolean targetsApp() {
+		return this == KILL_APP || this == STOP_APP || this == PAUSE_HOLDER || this == PARTITION_APP;
+	}
+
+}
