@@ -91,37 +91,58 @@ public final class RunSettings {
 		return new RunSettings(profile, Map.copyOf(values));
 	}
 
-	/** Return the profile whose defaults apply. @return the profile */
+	/**
+	 * Return the profile whose defaults apply.
+	 * @return the profile
+	 */
 	public String profile() {
 		return this.profile;
 	}
 
-	/** Return the JMH forks per benchmark; 0 runs in this JVM. @return the forks */
+	/**
+	 * Return the JMH forks per benchmark; 0 runs in this JVM.
+	 * @return the forks
+	 */
 	public int forks() {
 		return integer("forks");
 	}
 
-	/** Return the warmup iterations per fork. @return the iterations */
+	/**
+	 * Return the warmup iterations per fork.
+	 * @return the iterations
+	 */
 	public int warmupIterations() {
 		return integer("warmupIterations");
 	}
 
-	/** Return the length of a warmup iteration. @return the time */
+	/**
+	 * Return the length of a warmup iteration.
+	 * @return the time
+	 */
 	public Duration warmupTime() {
 		return duration("warmupTime");
 	}
 
-	/** Return the measurement iterations per fork. @return the iterations */
+	/**
+	 * Return the measurement iterations per fork.
+	 * @return the iterations
+	 */
 	public int iterations() {
 		return integer("iterations");
 	}
 
-	/** Return the length of a measurement iteration. @return the time */
+	/**
+	 * Return the length of a measurement iteration.
+	 * @return the time
+	 */
 	public Duration iterationTime() {
 		return duration("iterationTime");
 	}
 
-	/** Return the ZooKeeper setups to run against, in order. @return the setups */
+	/**
+	 * Return the ZooKeeper setups to run against, in order.
+	 * @return the setups
+	 */
 	public List<ZooKeeperSetup> setups() {
 		return Arrays.stream(this.values.get("setups").split(","))
 			.map(String::trim)
@@ -130,32 +151,50 @@ public final class RunSettings {
 			.toList();
 	}
 
-	/** Return the regular expression of the JMH benchmarks to run. @return the expression */
+	/**
+	 * Return the regular expression of the JMH benchmarks to run.
+	 * @return the expression
+	 */
 	public String include() {
 		return this.values.get("include");
 	}
 
-	/** Return the lock cycles per library for counting requests; 0 skips it. @return the cycles */
+	/**
+	 * Return the lock cycles per library for counting requests; 0 skips it.
+	 * @return the cycles
+	 */
 	public int requestCycles() {
 		return integer("requestCycles");
 	}
 
-	/** Return the leader failovers per library and kind of shutdown; 0 skips them. @return the count */
+	/**
+	 * Return the leader failovers per library and kind of shutdown; 0 skips them.
+	 * @return the count
+	 */
 	public int failoverRepetitions() {
 		return integer("failoverRepetitions");
 	}
 
-	/** Return the session timeout of leader election participants. @return the timeout */
+	/**
+	 * Return the session timeout of leader election participants.
+	 * @return the timeout
+	 */
 	public Duration failoverSessionTimeout() {
 		return duration("failoverSessionTimeout");
 	}
 
-	/** Return the ZooKeeper servers' tick in milliseconds. @return the tick time */
+	/**
+	 * Return the ZooKeeper servers' tick in milliseconds.
+	 * @return the tick time
+	 */
 	public int tickTime() {
 		return integer("tickTime");
 	}
 
-	/** Return whether the servers sync their transaction log to disk before acknowledging. @return forceSync */
+	/**
+	 * Return whether the servers sync their transaction log to disk before acknowledging.
+	 * @return forceSync
+	 */
 	public boolean forceSync() {
 		return switch (this.values.get("forceSync")) {
 			case "yes", "true" -> true;
@@ -164,12 +203,18 @@ public final class RunSettings {
 		};
 	}
 
-	/** Return the report file. @return the path */
+	/**
+	 * Return the report file.
+	 * @return the path
+	 */
 	public Path output() {
 		return Path.of(this.values.get("output"));
 	}
 
-	/** Return the command that started the run, as the report shows it. @return the command */
+	/**
+	 * Return the command that started the run, as the report shows it.
+	 * @return the command
+	 */
 	public String command() {
 		return this.values.get("command");
 	}

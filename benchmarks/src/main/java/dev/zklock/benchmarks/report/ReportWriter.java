@@ -51,6 +51,7 @@ public final class ReportWriter {
 					+ "not how fast anything is. The published figures come from `scripts/run-benchmarks.sh` "
 					+ "with its defaults, on a quiet machine.\n\n");
 		}
+		howToRun(out);
 		run(out, report);
 		machine(out, report);
 		zooKeeper(out, report);
@@ -78,11 +79,23 @@ public final class ReportWriter {
 						+ "machine). After `kill -9` the next one can lead only once the server expires the dead "
 						+ "leader's session, a session timeout after it last heard from it (an idle client pings "
 						+ "every third of the timeout), checked every tick (tickTime " + report.settings().tickTime()
-						+ " ms): so between about two thirds of the session timeout and the timeout plus a tick.\n\n");
+						+ " ms): so between about two thirds of the session timeout and the timeout plus a tick, plus the "
+						+ "time it takes to tell the next participant.\n\n");
 				ResultTables.failovers(out, setup.failovers());
 			}
 		}
 		return out.toString();
+	}
+
+	private static void howToRun(StringBuilder out) {
+		out.append("## How to run\n\n");
+		out.append("```bash\n");
+		out.append("scripts/run-benchmarks.sh          # the full run, about 40 minutes on 2 cores; on a quiet machine\n");
+		out.append("scripts/run-benchmarks.sh --smoke  # a few minutes, to check that everything runs\n");
+		out.append("```\n\n");
+		out.append("Settings are `-Dbench.<name>=<value>` arguments, listed in the script's header. `./mvnw verify` "
+				+ "runs a smaller smoke run of every benchmark (`BenchmarkRunTests`) so that they never rot; it "
+				+ "judges no speed.\n\n");
 	}
 
 	private static void run(StringBuilder out, RunReport report) {

@@ -155,7 +155,13 @@ public final class LeaderFailover {
 				.args(this.election.id(), this.connectString, this.group, Long.toString(this.sessionTimeout.toMillis()),
 						Long.toString(MAX_PARTICIPANT_LIFE.toSeconds()))
 				.start();
-			participant.awaitOutput("^" + LeaderParticipant.JOINED, START_TIMEOUT);
+			try {
+				participant.awaitOutput("^" + LeaderParticipant.JOINED, START_TIMEOUT);
+			}
+			catch (RuntimeException ex) {
+				participant.close();
+				throw ex;
+			}
 			return participant;
 		}
 

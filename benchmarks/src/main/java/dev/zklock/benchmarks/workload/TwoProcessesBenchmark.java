@@ -57,9 +57,15 @@ public class TwoProcessesBenchmark {
 			.args(this.library, ZooKeeperTarget.connectString(), KEY, Integer.toString(THREADS),
 					Long.toString(MAX_TRIAL.toSeconds()))
 			.start();
-		this.client = ZooKeeperTarget.connect();
-		this.locks = Library.of(this.library).exclusive(this.client);
-		this.other.awaitOutput("^" + ContendingProcess.READY + "$", START_TIMEOUT);
+		try {
+			this.client = ZooKeeperTarget.connect();
+			this.locks = Library.of(this.library).exclusive(this.client);
+			this.other.awaitOutput("^" + ContendingProcess.READY + "$", START_TIMEOUT);
+		}
+		catch (RuntimeException ex) {
+			ZooKeeperTarget.closeAll(this.locks, this.client, this.other);
+			throw ex;
+		}
 	}
 
 	@TearDown(Level.Trial)
