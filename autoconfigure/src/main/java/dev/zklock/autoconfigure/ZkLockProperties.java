@@ -2,6 +2,8 @@ package dev.zklock.autoconfigure;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -342,6 +344,11 @@ public class ZkLockProperties {
 		 */
 		private int order = Ordered.LOWEST_PRECEDENCE - 200;
 
+		/**
+		 * Groups to join at startup besides those that '@ZkLeader' methods name.
+		 */
+		private List<String> groups = new ArrayList<>();
+
 		public String getBasePath() {
 			return this.basePath;
 		}
@@ -372,6 +379,14 @@ public class ZkLockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public List<String> getGroups() {
+			return this.groups;
+		}
+
+		public void setGroups(List<String> groups) {
+			this.groups = groups;
 		}
 
 	}

@@ -113,6 +113,10 @@ public final class LockEngine implements AutoCloseable {
 		return this.guard.waiting().stream().map(WaitingCallInfo::of).toList();
 	}
 
+	int pathCacheSize() {
+		return this.paths.size();
+	}
+
 	private @Nullable Hold acquireOne(String key, LockMode mode, Deadline deadline) throws InterruptedException {
 		Hold outer = ThreadHolds.find(key);
 		if (outer != null) {

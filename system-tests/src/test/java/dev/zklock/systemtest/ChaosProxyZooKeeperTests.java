@@ -30,6 +30,17 @@ class ChaosProxyZooKeeperTests {
 
 	private static final int SESSION_TIMEOUT_MILLIS = 2000;
 
+
+	/**
+
+	 * Long enough for a client to reconnect after a cut on a busy machine: the cut must not cost the
+
+	 * session.
+
+	 */
+
+	private static final int CUT_SESSION_TIMEOUT_MILLIS = 10_000;
+
 	private static final int TICK_MILLIS = 250;
 
 	// A server of its own: the test-support extension cannot start one on this branch yet.
@@ -72,7 +83,7 @@ class ChaosProxyZooKeeperTests {
 	void aCutSuspendsAndReconnectsTheSameSession() throws Exception {
 		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
 		try (ChaosProxy proxy = ChaosProxy.start(connectString());
-				CuratorFramework client = client(proxy.connectString(), states)) {
+				CuratorFramework client = client(proxy.connectString(), states, CUT_SESSION_TIMEOUT_MILLIS)) {
 			client.create().withMode(CreateMode.EPHEMERAL).forPath("/cut");
 			long session = client.getZookeeperClient().getZooKeeper().getSessionId();
 			proxy.cutConnections();
@@ -89,10 +100,15 @@ class ChaosProxyZooKeeperTests {
 
 	private static CuratorFramework client(String connectString, BlockingQueue<ConnectionState> states)
 			throws InterruptedException {
+		return client(connectString, states, SESSION_TIMEOUT_MILLIS);
+	}
+
+	private static CuratorFramework client(String connectString, BlockingQueue<ConnectionState> states,
+			int sessionTimeoutMillis) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
-			.sessionTimeoutMs(SESSION_TIMEOUT_MILLIS)
-			.connectionTimeoutMs(SESSION_TIMEOUT_MILLIS)
+			.sessionTimeoutMs(sessionTimeoutMillis)
+			.connectionTimeoutMs(sessionTimeoutMillis)
 			.retryPolicy(new RetryForever(100))
 			.build();
 		client.getConnectionStateListenable().addListener((source, state) -> states.add(state));

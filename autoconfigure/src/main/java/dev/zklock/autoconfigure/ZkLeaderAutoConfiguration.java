@@ -1,0 +1,94 @@
+package dev.zklock.autoconfigure;
+
+import dev.zklock.ZkLeadership;
+import dev.zklock.leader.LeaderElections;
+import dev.zklock.leader.LeaderMethods;
+import dev.zklock.leader.ParticipantIds;
+import dev.zklock.leader.ZkLeaderAdvisor;
+import dev.zklock.leader.ZkLeaderBeanPostProcessor;
+import dev.zklock.support.AdvisorAutoProxyRegistrar;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
+
+/**
+ * Auto-configuration of leader election: a {@link ZkLeadership} bean taking part in one
+ * election per group, and the advice that runs {@code @ZkLeader} methods only on the leader of
+ * their group.
+ * <p>
+ * The advisor, and the post-processor that checks annotated beans at startup, are
+ * infrastructure beans created before the application's beans; they read the few properties
+ * they need from the environment and look the {@link ZkLeadership} bean up on the first call, so
+ * that they pull no application beans forward.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@ConditionalOnClass(CuratorFramework.class)
+@ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
+@Import(AdvisorAutoProxyRegistrar.class)
+public final class ZkLeaderAutoConfiguration {
+
+	private static final String DEFAULT_APPLICATION_NAME = "application";
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LeaderMethods zklockLeaderMethods(Environment environment) {
+		String defaultGroup = leaderProperties(environment).getDefaultGroup();
+		return new LeaderMethods(StringUtils.hasText(defaultGroup) ? defaultGroup : applicationName(environment),
+				environment::resolveRequiredPlaceholders);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ZkLeaderBeanPostProcessor zklockLeaderBeanPostProcessor(LeaderMethods zklockLeaderMethods) {
+		return new ZkLeaderBeanPostProcessor(zklockLeaderMethods);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ZkLeaderAdvisor zklockLeaderAdvisor(LeaderMethods zklockLeaderMethods,
+			ObjectProvider<ZkLeadership> leadership, Environment environment) {
+		return new ZkLeaderAdvisor(zklockLeaderMethods, leadership::getObject,
+				leaderProperties(environment).getOrder());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(ZkLeadership.class)
+	LeaderElections zkLeadership(CuratorFramework client, ZkLockProperties properties,
+			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment) {
+		ZkLockProperties.Leader leader = properties.getLeader();
+		String participantId = leader.getParticipantId();
+		if (!StringUtils.hasText(participantId)) {
+			participantId = ParticipantIds.next(applicationName(environment));
+		}
+		return new LeaderElections(client, leader.getBasePath(), participantId, properties.getConnectionTimeout(),
+				publisher, zklockLeaderMethods, leader.getGroups());
+	}
+
+	private static ZkLockProperties.Leader leaderProperties(Environment environment) {
+		return Binder.get(environment)
+			.bind("zklock.leader", ZkLockProperties.Leader.class)
+			.orElseGet(ZkLockProperties.Leader::new);
+	}
+
+	private static String applicationName(Environment environment) {
+		String name = environment.getProperty("spring.application.name");
+		return StringUtils.hasText(name) ? name : DEFAULT_APPLICATION_NAME;
+	}
+
+}

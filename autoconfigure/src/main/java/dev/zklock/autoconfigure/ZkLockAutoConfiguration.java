@@ -1,0 +1,74 @@
+package dev.zklock.autoconfigure;
+
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.lock.aop.LockSpecs;
+import dev.zklock.lock.aop.ZkLockedAdvisor;
+import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
+import dev.zklock.support.AdvisorAutoProxyRegistrar;
+import org.apache.curator.framework.CuratorFramework;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of locks: a {@link ZkLockTemplate} bean, and the advice that runs
+ * {@code @ZkLocked} methods while holding their locks.
+ * <p>
+ * The advice runs, by default, outside {@code @Transactional}: the lock is taken before the
+ * transaction begins and released after it commits ({@code zklock.lock.order}). The advisor and
+ * the post-processor that checks annotated beans at startup are infrastructure beans created
+ * before the application's beans; they read the order from the environment and look the
+ * template up on the first call, so that they pull no other beans forward.
+ *
+ * @since 0.1.0
+ */
+@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@ConditionalOnClass(CuratorFramework.class)
+@ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
+@Import(AdvisorAutoProxyRegistrar.class)
+public final class ZkLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties) {
+		ZkLockProperties.Lock lock = properties.getLock();
+		return new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(), lock.isInterruptOnLost());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LockSpecs zklockLockSpecs(ConfigurableListableBeanFactory beanFactory) {
+		return new LockSpecs(beanFactory);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ZkLockedBeanPostProcessor zklockLockedBeanPostProcessor(LockSpecs zklockLockSpecs) {
+		return new ZkLockedBeanPostProcessor(zklockLockSpecs);
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ZkLockedAdvisor zklockLockedAdvisor(LockSpecs zklockLockSpecs, ObjectProvider<ZkLockTemplate> template,
+			Environment environment) {
+		return new ZkLockedAdvisor(zklockLockSpecs, template::getObject, lockProperties(environment).getOrder());
+	}
+
+	private static ZkLockProperties.Lock lockProperties(Environment environment) {
+		return Binder.get(environment).bind("zklock.lock", ZkLockProperties.Lock.class)
+			.orElseGet(ZkLockProperties.Lock::new);
+	}
+
+}

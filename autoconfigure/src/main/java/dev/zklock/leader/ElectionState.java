@@ -1,0 +1,232 @@
+package dev.zklock.leader;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this instance knows of its part in one group's election, changed only under this
+ * object's lock.
+ * <p>
+ * Every event that can make an earlier look at ZooKeeper out of date (a connection change, the
+ * deletion of our node, a yield, a stop) bumps a generation number and revokes leadership at
+ * once. Leadership is granted only for a look that began in the current generation, so a
+ * check that raced with such an event can never grant (the interleavings behind CURATOR-620).
+ */
+final class ElectionState {
+
+	private static final Log logger = LogFactory.getLog(ElectionState.class);
+
+	private final String group;
+
+	private final String participantId;
+
+	private final LeadershipListener listener;
+
+	private volatile boolean leader;
+
+	private volatile boolean running;
+
+	private volatile boolean connected;
+
+	private long generation;
+
+	private long epoch;
+
+	private @Nullable String node;
+
+	private final Set<String> abandoned = new LinkedHashSet<>();
+
+	ElectionState(String group, String participantId, LeadershipListener listener) {
+		this.group = group;
+		this.participantId = participantId;
+		this.listener = listener;
+	}
+
+	boolean isLeader() {
+		return this.leader;
+	}
+
+	boolean isRunning() {
+		return this.running;
+	}
+
+	String notLeaderReason() {
+		if (!this.running) {
+			return "the application is not running";
+		}
+		if (!this.connected) {
+			return "its connection to ZooKeeper is suspended";
+		}
+		return "another participant leads";
+	}
+
+	/**
+	 * Return the epoch of the current term, or {@code -1} when this instance does not lead.
+	 */
+	synchronized long leaderEpoch() {
+		return this.leader ? this.epoch : -1;
+	}
+
+	/**
+	 * Start taking part.
+	 * @return the generation to pass to {@link #connectedAtStart}, or {@code -1} if already
+	 * running
+	 */
+	synchronized long start() {
+		if (this.running) {
+			return -1;
+		}
+		this.running = true;
+		this.connected = false;
+		return ++this.generation;
+	}
+
+	/**
+	 * Record the connection state read at start, unless a connection event came since.
+	 */
+	synchronized void connectedAtStart(long startGeneration, boolean connected) {
+		if (this.generation == startGeneration) {
+			this.connected = connected;
+		}
+	}
+
+	/**
+	 * Stop taking part.
+	 * @return whether this instance was running
+	 */
+	synchronized boolean stop() {
+		if (!this.running) {
+			return false;
+		}
+		this.running = false;
+		this.generation++;
+		revoke("it left the election");
+		return true;
+	}
+
+	synchronized boolean yieldLeadership() {
+		if (!this.leader) {
+			return false;
+		}
+		this.generation++;
+		revoke("it yielded");
+		abandonNode();
+		return true;
+	}
+
+	synchronized void suspended() {
+		this.generation++;
+		this.connected = false;
+		revoke("its connection to ZooKeeper was suspended");
+	}
+
+	/**
+	 * The session is gone, and with it our node, unless the server has not expired the session
+	 * yet: then the node must not be mistaken for ours later (CURATOR-696).
+	 */
+	synchronized void lost() {
+		this.generation++;
+		this.connected = false;
+		revoke("its ZooKeeper session was lost");
+		abandonNode();
+	}
+
+	synchronized void reconnected() {
+		this.generation++;
+		this.connected = true;
+	}
+
+	/**
+	 * Our node was deleted, or is not owned by the current session.
+	 */
+	synchronized void nodeGone(String path) {
+		if (path.equals(this.node)) {
+			this.generation++;
+			revoke("its election node is gone");
+			abandonNode();
+		}
+	}
+
+	/**
+	 * Return the generation a check may begin in, or {@code -1} if it should not begin.
+	 */
+	synchronized long beginCheck() {
+		return (this.running && this.connected) ? this.generation : -1;
+	}
+
+	synchronized @Nullable String node() {
+		return this.running ? this.node : null;
+	}
+
+	/**
+	 * Take a newly created node as ours, unless this instance stopped while it was created.
+	 * @return whether the node is ours
+	 */
+	synchronized boolean adopt(String created) {
+		if (this.running && this.node == null) {
+			this.node = created;
+			return true;
+		}
+		return false;
+	}
+
+	/**
+	 * Grant leadership if nothing happened since the check that found our node lowest began.
+	 * @return whether this instance leads now
+	 */
+	synchronized boolean grant(long checkGeneration, String path, long czxid, boolean connectedNow) {
+		if (this.leader) {
+			return true;
+		}
+		if (!this.running || !this.connected || !connectedNow || checkGeneration != this.generation
+				|| !path.equals(this.node)) {
+			return false;
+		}
+		this.epoch = czxid;
+		this.leader = true;
+		logger.info("'" + this.participantId + "' is now the leader of group '" + this.group + "' (epoch " + czxid
+				+ ")");
+		this.listener.granted(this.group, czxid);
+		return true;
+	}
+
+	synchronized List<String> abandonedNodes() {
+		return List.copyOf(this.abandoned);
+	}
+
+	synchronized void deleted(String path) {
+		this.abandoned.remove(path);
+	}
+
+	/**
+	 * Give up our node and every abandoned one, to delete them all.
+	 */
+	synchronized List<String> releaseNodes() {
+		abandonNode();
+		List<String> nodes = List.copyOf(this.abandoned);
+		this.abandoned.clear();
+		return nodes;
+	}
+
+	private void revoke(String reason) {
+		if (this.leader) {
+			this.leader = false;
+			logger.info("'" + this.participantId + "' is no longer the leader of group '" + this.group + "' (epoch "
+					+ this.epoch + "): " + reason);
+			this.listener.revoked(this.group, this.epoch, reason);
+		}
+	}
+
+	private void abandonNode() {
+		if (this.node != null) {
+			this.abandoned.add(this.node);
+			this.node = null;
+		}
+	}
+
+}

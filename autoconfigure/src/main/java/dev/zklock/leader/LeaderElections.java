@@ -1,0 +1,246 @@
+package dev.zklock.leader;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.zklock.ZkLeadership;
+import dev.zklock.ZkLockException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The elections this instance takes part in, one per group, joined when the application starts
+ * and left when it stops.
+ * <p>
+ * Its lifecycle phase makes it join before, and leave after, the embedded web server and the
+ * task executors and schedulers, so that a leader keeps its leadership while its last requests
+ * and tasks finish. Scheduled tasks are only scheduled once the context has been refreshed, after
+ * the first look at every election, so a leader's first run is not skipped.
+ *
+ * @since 0.1.0
+ */
+public final class LeaderElections implements ZkLeadership, SmartLifecycle, DisposableBean {
+
+	/**
+	 * The lifecycle phase.
+	 */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
+
+	private static final Log logger = LogFactory.getLog(LeaderElections.class);
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final String participantId;
+
+	private final Duration timeout;
+
+	private final LeadershipEvents events;
+
+	private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
+
+	private final Object lifecycleMonitor = new Object();
+
+	private volatile boolean running;
+
+	/**
+	 * Create the elections of the groups that leader-only methods name and of further groups.
+	 * @param client the ZooKeeper client
+	 * @param basePath the path under which each group has its node
+	 * @param participantId the id of this instance in every election
+	 * @param timeout how long to wait at start for a first look at every election, and at stop
+	 * for leaving them
+	 * @param publisher where leadership events are published
+	 * @param methods the leader-only methods, whose groups are joined as they are found
+	 * @param groups further groups to join
+	 */
+	public LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
+			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
+		this.client = client;
+		this.basePath = basePath;
+		this.participantId = participantId;
+		this.timeout = timeout;
+		this.events = new LeadershipEvents(this, participantId, publisher);
+		groups.forEach((group) -> join(validGroup(group)));
+		methods.onGroup(this::join);
+	}
+
+	private static String validGroup(String group) {
+		try {
+			return GroupNames.validate(group);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Invalid zklock.leader.groups: " + ex.getMessage(), ex);
+		}
+	}
+
+	private void join(String group) {
+		GroupElection election = this.elections.computeIfAbsent(group, (name) -> new GroupElection(name,
+				this.participantId, this.client, ZKPaths.makePath(this.basePath, name), this.events));
+		if (this.running) {
+			election.start();
+		}
+	}
+
+	@Override
+	public String participantId() {
+		return this.participantId;
+	}
+
+	@Override
+	public Set<String> groups() {
+		return Collections.unmodifiableSet(new TreeSet<>(this.elections.keySet()));
+	}
+
+	@Override
+	public boolean isLeader(String group) {
+		return election(group).isLeader();
+	}
+
+	/**
+	 * Say why this instance does not lead the group.
+	 */
+	String notLeaderReason(String group) {
+		return election(group).notLeaderReason();
+	}
+
+	@Override
+	public Optional<String> currentLeader(String group) {
+		ElectionNodes nodes = election(group).nodes();
+		return read(group, () -> nodes.participantIds(1).stream().findFirst());
+	}
+
+	@Override
+	public List<String> participants(String group) {
+		ElectionNodes nodes = election(group).nodes();
+		return read(group, () -> List.copyOf(nodes.participantIds(Integer.MAX_VALUE)));
+	}
+
+	@Override
+	public OptionalLong epoch(String group) {
+		GroupElection election = election(group);
+		long epoch = election.leaderEpoch();
+		return (epoch >= 0) ? OptionalLong.of(epoch) : read(group, election.nodes()::leaderCzxid);
+	}
+
+	@Override
+	public boolean yieldLeadership(String group) {
+		return election(group).yieldLeadership();
+	}
+
+	@Override
+	public void start() {
+		synchronized (this.lifecycleMonitor) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			List<CompletableFuture<Void>> firstChecks = this.elections.values()
+				.stream()
+				.map(GroupElection::start)
+				.toList();
+			await(firstChecks, "Still joining the leader elections of " + groups() + " after "
+					+ this.timeout.toMillis() + "ms; continuing in the background");
+		}
+	}
+
+	private void await(Collection<CompletableFuture<Void>> futures, String lateMessage) {
+		try {
+			CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+				.get(this.timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			logger.info(lateMessage);
+		}
+	}
+
+	@Override
+	public void stop() {
+		synchronized (this.lifecycleMonitor) {
+			if (!this.running) {
+				return;
+			}
+			this.running = false;
+			Map<GroupElection, CompletableFuture<Void>> leaving = new LinkedHashMap<>();
+			this.elections.values().forEach((election) -> leaving.put(election, election.stop()));
+			await(leaving.values(), "Still leaving the leader elections of " + groups() + " after "
+					+ this.timeout.toMillis() + "ms; deleting their nodes in the background");
+			leaving.forEach((election, left) -> {
+				if (!left.isDone()) {
+					election.stopNow();
+				}
+			});
+			this.events.drain(this.timeout);
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	@Override
+	public void destroy() {
+		stop();
+		this.events.close();
+	}
+
+	private GroupElection election(String group) {
+		GroupElection election = this.elections.get(group);
+		if (election == null) {
+			throw new IllegalArgumentException("This instance takes no part in the election of group '" + group
+					+ "'; it takes part in " + groups() + ". Name the group in a @ZkLeader annotation or in "
+					+ "zklock.leader.groups");
+		}
+		return election;
+	}
+
+	private <T> T read(String group, ZooKeeperRead<T> read) {
+		try {
+			return read.run();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ZkLockException("Interrupted while reading the election of group '" + group + "'", ex);
+		}
+		catch (Exception ex) {
+			throw new ZkLockException("Could not read the election of group '" + group + "' from ZooKeeper", ex);
+		}
+	}
+
+	@FunctionalInterface
+	private interface ZooKeeperRead<T> {
+
+		T run() throws Exception;
+
+	}
+
+}

@@ -1,0 +1,124 @@
+package dev.zklock.leader;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+
+import dev.zklock.annotation.ZkLeader;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Resolves {@link ZkLeader @ZkLeader} on methods into specs, once per method and target class
+ * ("not annotated" included), and records the groups they name so that their elections can be
+ * joined.
+ * <p>
+ * An annotation on the method (or the method it overrides or implements) wins over one on the
+ * class; one on the class applies to every public instance method, except {@code equals},
+ * {@code hashCode} and {@code toString}.
+ *
+ * @since 0.1.0
+ */
+public final class LeaderMethods {
+
+	private static final Object NOT_ANNOTATED = new Object();
+
+	private final String defaultGroup;
+
+	private final UnaryOperator<String> placeholders;
+
+	private final Map<MethodClassKey, Object> specs = new ConcurrentHashMap<>(256);
+
+	private final Set<String> groups = new LinkedHashSet<>();
+
+	private final List<Consumer<String>> groupListeners = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Create an instance.
+	 * @param defaultGroup the group of annotations that name none
+	 * @param placeholders resolves placeholders in group names, failing on unresolvable ones
+	 */
+	public LeaderMethods(String defaultGroup, UnaryOperator<String> placeholders) {
+		this.defaultGroup = defaultGroup;
+		this.placeholders = placeholders;
+	}
+
+	/**
+	 * Return the spec of a method called on a target class, or {@code null} if it is not a
+	 * leader-only method.
+	 * @throws IllegalArgumentException if the annotation names a group that cannot be used
+	 */
+	@Nullable LeaderSpec specFor(Method method, @Nullable Class<?> targetClass) {
+		MethodClassKey key = new MethodClassKey(method, targetClass);
+		Object spec = this.specs.get(key);
+		if (spec == null) {
+			LeaderSpec resolved = resolve(method, targetClass);
+			spec = (resolved != null) ? resolved : NOT_ANNOTATED;
+			this.specs.put(key, spec);
+		}
+		return (spec != NOT_ANNOTATED) ? (LeaderSpec) spec : null;
+	}
+
+	/**
+	 * Call the listener with every group found so far, and with every group found later.
+	 */
+	synchronized void onGroup(Consumer<String> listener) {
+		this.groupListeners.add(listener);
+		this.groups.forEach(listener);
+	}
+
+	private @Nullable LeaderSpec resolve(Method method, @Nullable Class<?> targetClass) {
+		if (method.getDeclaringClass() == Object.class) {
+			return null;
+		}
+		Class<?> userClass = ClassUtils.getUserClass((targetClass != null) ? targetClass : method.getDeclaringClass());
+		Method specificMethod = AopUtils.getMostSpecificMethod(method, userClass);
+		ZkLeader annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, ZkLeader.class);
+		if (annotation == null && isPublicInstanceMethod(specificMethod)) {
+			annotation = AnnotatedElementUtils.findMergedAnnotation(userClass, ZkLeader.class);
+		}
+		if (annotation == null) {
+			return null;
+		}
+		String group = StringUtils.hasText(annotation.group()) ? this.placeholders.apply(annotation.group()).trim()
+				: defaultGroup();
+		register(GroupNames.validate(group));
+		return new LeaderSpec(group, annotation.whenNotLeader());
+	}
+
+	private String defaultGroup() {
+		try {
+			return GroupNames.validate(this.defaultGroup);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(ex.getMessage() + "; it is the default group, so name a group in the "
+					+ "annotation or set zklock.leader.default-group", ex);
+		}
+	}
+
+	private synchronized void register(String group) {
+		if (this.groups.add(group)) {
+			this.groupListeners.forEach((listener) -> listener.accept(group));
+		}
+	}
+
+	static boolean isPublicInstanceMethod(Method method) {
+		int modifiers = method.getModifiers();
+		return Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers) && !method.isBridge()
+				&& !method.isSynthetic() && !ReflectionUtils.isObjectMethod(method);
+	}
+
+}

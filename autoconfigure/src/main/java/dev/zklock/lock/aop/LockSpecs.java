@@ -1,0 +1,188 @@
+package dev.zklock.lock.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.zklock.annotation.OnLockTimeout;
+import dev.zklock.annotation.ZkLocked;
+import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.InvalidAnnotationException;
+import dev.zklock.support.SkippedCalls;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The {@link ZkLocked @ZkLocked} methods of the application: each annotation resolved once per
+ * method and target class into a validated {@link LockSpec} ("not annotated" cached too), and
+ * the evaluation of their keys.
+ *
+ * @since 0.1.0
+ */
+public final class LockSpecs {
+
+	private static final Optional<LockSpec> NOT_LOCKED = Optional.empty();
+
+	private static final String[] UNSUPPORTED_RETURN_TYPES = { "java.util.concurrent.CompletionStage",
+			"java.util.concurrent.Future", "org.reactivestreams.Publisher" };
+
+	private final ConfigurableBeanFactory beanFactory;
+
+	private final LockKeyEvaluator evaluator;
+
+	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(256);
+
+	/**
+	 * Create an instance.
+	 * @param beanFactory the bean factory that resolves placeholders in wait times and the beans
+	 * that key expressions refer to
+	 */
+	public LockSpecs(ConfigurableBeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+		this.evaluator = new LockKeyEvaluator(beanFactory);
+	}
+
+	/**
+	 * Return the spec of a method called on a target class, or {@code null} when the method is
+	 * not annotated.
+	 * @param method the method, possibly declared by an interface or a superclass
+	 * @param targetClass the user class of the target
+	 * @param beanName the name of the target bean, for error messages
+	 * @throws InvalidAnnotationException if the annotation cannot work
+	 */
+	@Nullable LockSpec specFor(Method method, Class<?> targetClass, String beanName) {
+		MethodClassKey key = new MethodClassKey(method, targetClass);
+		Optional<LockSpec> spec = this.specs.get(key);
+		if (spec == null) {
+			spec = Optional.ofNullable(resolve(method, targetClass, beanName));
+			this.specs.put(key, spec.isPresent() ? spec : NOT_LOCKED);
+		}
+		return spec.orElse(null);
+	}
+
+	/**
+	 * Evaluate the keys of a call.
+	 * @throws IllegalArgumentException if the key is null or empty
+	 */
+	List<String> keys(LockSpec spec, @Nullable Object target, Class<?> targetClass, Object[] args) {
+		return this.evaluator.keys(spec, target, targetClass, args);
+	}
+
+	/**
+	 * Return the class whose methods a bean's annotations are looked up on: the class the
+	 * application wrote, behind any proxy or generated subclass.
+	 */
+	static Class<?> userClass(Object bean) {
+		return ClassUtils.getUserClass(AopProxyUtils.ultimateTargetClass(bean));
+	}
+
+	private @Nullable LockSpec resolve(Method method, Class<?> targetClass, String beanName) {
+		if (method.getDeclaringClass() == Object.class) {
+			return null;
+		}
+		Method specificMethod = AopUtils.getMostSpecificMethod(method, targetClass);
+		ZkLocked annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, ZkLocked.class);
+		if (annotation == null) {
+			return null;
+		}
+		Problems problems = new Problems(beanName, specificMethod);
+		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass));
+		problems.check(unsupportedReturnType(specificMethod));
+		if (annotation.onTimeout() == OnLockTimeout.SKIP) {
+			problems.check(SkippedCalls.skipProblem(specificMethod));
+		}
+		String keyText = annotation.key().trim();
+		Expression expression = keyText.isEmpty() ? null
+				: parseKey(keyText, specificMethod, targetClass, problems);
+		List<String> fixedKeys = (expression != null) ? List.of()
+				: List.of(targetClass.getSimpleName() + "." + specificMethod.getName());
+		Duration waitTime = waitTime(annotation.waitTime(), problems);
+		return new LockSpec(specificMethod, expression, keyText.isEmpty() ? fixedKeys.get(0) : keyText, fixedKeys,
+				annotation.mode(), waitTime, annotation.onTimeout());
+	}
+
+	private Expression parseKey(String keyText, Method method, Class<?> targetClass, Problems problems) {
+		Expression expression;
+		try {
+			expression = this.evaluator.parse(keyText, method, targetClass);
+		}
+		catch (ParseException ex) {
+			throw problems.fail("the key expression '" + keyText + "' is not valid SpEL (" + ex.getMessage()
+					+ "); fix the expression", ex);
+		}
+		String unknown = this.evaluator.unknownVariable(expression, method);
+		if (unknown != null) {
+			throw problems.fail("the key expression '" + keyText + "' refers to #" + unknown
+					+ ", which the method does not have; " + this.evaluator.describeVariables(method), null);
+		}
+		return expression;
+	}
+
+	private @Nullable Duration waitTime(String waitTime, Problems problems) {
+		String resolved = waitTime;
+		try {
+			String value = this.beanFactory.resolveEmbeddedValue(waitTime);
+			resolved = (value != null) ? value : "";
+			return WaitTimes.parse(resolved);
+		}
+		catch (IllegalArgumentException ex) {
+			String shown = "'" + waitTime + "'" + (resolved.equals(waitTime) ? "" : " (resolved to '" + resolved + "')");
+			throw problems.fail("the waitTime " + shown + " is not valid: " + ex.getMessage() + "; "
+					+ WaitTimes.USAGE, ex);
+		}
+	}
+
+	private static @Nullable String unsupportedReturnType(Method method) {
+		for (String name : UNSUPPORTED_RETURN_TYPES) {
+			if (isAssignable(method.getReturnType(), name)) {
+				return "it returns " + method.getReturnType().getName() + ", which is not supported in this version: "
+						+ "the lock would be released before the work ends; lock inside the asynchronous work, "
+						+ "or return its result instead";
+			}
+		}
+		return null;
+	}
+
+	private static boolean isAssignable(Class<?> type, String supertypeName) {
+		if (type.getName().equals(supertypeName)) {
+			return true;
+		}
+		for (Class<?> implemented : type.getInterfaces()) {
+			if (isAssignable(implemented, supertypeName)) {
+				return true;
+			}
+		}
+		Class<?> superclass = type.getSuperclass();
+		return superclass != null && isAssignable(superclass, supertypeName);
+	}
+
+	/**
+	 * Turns the problems found on one annotated method into startup failures that name the
+	 * bean and the method.
+	 */
+	private record Problems(String beanName, Method method) {
+
+		void check(@Nullable String problem) {
+			if (problem != null) {
+				throw fail(problem, null);
+			}
+		}
+
+		InvalidAnnotationException fail(String problem, @Nullable Throwable cause) {
+			return new InvalidAnnotationException(ZkLocked.class, this.beanName, this.method, problem, cause);
+		}
+
+	}
+
+}

@@ -1,0 +1,146 @@
+package dev.zklock.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.annotation.ZkLocked;
+import dev.zklock.lock.aop.ZkLockedAdvisor;
+import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
+import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.ZooKeeperTestServer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.Ordered;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@EmbeddedZooKeeper
+class ZkLockAutoConfigurationTests {
+
+	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
+
+	private String connectString = "";
+
+	@BeforeEach
+	void connect(ZooKeeperTestServer server) {
+		this.connectString = server.getConnectString();
+		this.contextRunner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withPropertyValues("zklock.connect-string=" + this.connectString)
+			.withBean(Stock.class);
+	}
+
+	@Test
+	void defaultsGiveATemplateAndTheAdviceBeforeTransactions() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(ZkLockTemplate.class)
+				.hasSingleBean(ZkLockedAdvisor.class)
+				.hasSingleBean(ZkLockedBeanPostProcessor.class);
+			assertThat(context.getBean(ZkLockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(context.getBean(ZkLockedAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
+			assertThat(AopUtils.isAopProxy(context.getBean(Stock.class))).isTrue();
+		});
+	}
+
+	@Test
+	void waitTimeAndOrderPropertiesAreUsed() {
+		this.contextRunner.withPropertyValues("zklock.lock.wait-time=5s", "zklock.lock.order=42").run((context) -> {
+			assertThat(context.getBean(ZkLockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(context.getBean(ZkLockedAdvisor.class).getOrder()).isEqualTo(42);
+		});
+	}
+
+	@Test
+	void basePathIsUsed() {
+		this.contextRunner.withPropertyValues("zklock.lock.base-path=/apps/orders/locks").run((context) -> {
+			try (CuratorFramework observer = newClient()) {
+				List<String> seen = context.getBean(Stock.class).reserve(observer, "/apps/orders/locks/sku-1");
+				assertThat(seen).hasSize(1);
+				assertThat(observer.checkExists().forPath("/zklock/locks/sku-1")).isNull();
+			}
+		});
+	}
+
+	@Test
+	void userTemplateIsUsedByTheAdvice() {
+		try (CuratorFramework own = newClient(); CuratorFramework observer = newClient()) {
+			this.contextRunner
+				.withBean("myTemplate", ZkLockTemplate.class,
+						() -> new ZkLockTemplate(own, "/mine", Duration.ofSeconds(1), false))
+				.run((context) -> {
+					assertThat(context).hasSingleBean(ZkLockTemplate.class);
+					assertThat(context.getBean(ZkLockTemplate.class)).isSameAs(context.getBean("myTemplate"));
+					assertThat(context.getBean(Stock.class).reserve(observer, "/mine/sku-1")).hasSize(1);
+				});
+		}
+	}
+
+	@Test
+	void backsOffWithoutACuratorClient() {
+		this.contextRunner.withPropertyValues("zklock.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(CuratorFramework.class)
+				.doesNotHaveBean(ZkLockTemplate.class)
+				.doesNotHaveBean(ZkLockedAdvisor.class)
+				.doesNotHaveBean(ZkLockedBeanPostProcessor.class);
+			assertThat(AopUtils.isAopProxy(context.getBean(Stock.class))).isFalse();
+		});
+	}
+
+	@Test
+	void backsOffWithoutCuratorOnTheClasspath() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(CuratorFramework.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(ZkLockTemplate.class)
+				.doesNotHaveBean(ZkLockedAdvisor.class));
+	}
+
+	@Test
+	void invalidAnnotationIsExplainedAtStartup() {
+		this.contextRunner.withBean("badStock", BadStock.class).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new InvalidAnnotationFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).startsWith("Invalid @ZkLocked on BadStock.reserve(String) of bean "
+					+ "'badStock': the key expression '#item' refers to #item, which the method does not have");
+			assertThat(analysis.getAction()).contains("in bean 'badStock'").contains("the method's parameters are #sku");
+		});
+	}
+
+	private CuratorFramework newClient() {
+		CuratorFramework client = CuratorFrameworkFactory.newClient(this.connectString, new RetryOneTime(100));
+		client.start();
+		return client;
+	}
+
+	static class BadStock {
+
+		@ZkLocked("#item")
+		public void reserve(String sku) {
+		}
+
+	}
+
+	static class Stock {
+
+		/**
+		 * Return the lock nodes the observer sees under the path while the lock is held.
+		 */
+		@ZkLocked("#p1.substring(#p1.lastIndexOf('/') + 1)")
+		public List<String> reserve(CuratorFramework observer, String lockPath) throws Exception {
+			return observer.getChildren().forPath(lockPath);
+		}
+
+	}
+
+}

@@ -1,0 +1,109 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.test.ZooKeeperTestServer;
+
+/**
+ * Clients and templates for lock tests: each template has its own client, so its own session,
+ * as separate application instances would.
+ */
+final class LockTestSupport implements AutoCloseable {
+
+	static final String BASE = "/zklock/locks";
+
+	private final ZooKeeperTestServer server;
+
+	private final List<AutoCloseable> closeables = new ArrayList<>();
+
+	LockTestSupport(ZooKeeperTestServer server) {
+		this.server = server;
+	}
+
+	CuratorFramework client(Duration sessionTimeout) {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(this.server.getConnectString())
+			.sessionTimeoutMs((int) sessionTimeout.toMillis())
+			.connectionTimeoutMs(5000)
+			.retryPolicy(new ExponentialBackoffRetry(50, 5, 1000))
+			.build();
+		client.start();
+		try {
+			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Test client did not connect");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		this.closeables.add(0, client);
+		return client;
+	}
+
+	CuratorFramework client() {
+		return client(Duration.ofSeconds(10));
+	}
+
+	ZkLockTemplate template(CuratorFramework client, boolean interruptOnLost) {
+		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), interruptOnLost);
+		this.closeables.add(0, template);
+		return template;
+	}
+
+	ZkLockTemplate template() {
+		return template(client(), false);
+	}
+
+	/**
+	 * Return the lock nodes under the key's node (none when the key's node is gone).
+	 */
+	static List<String> lockNodes(CuratorFramework client, String key) throws Exception {
+		String path = ZKPaths.makePath(BASE, LockKeys.encode(key));
+		Stat stat = client.checkExists().forPath(path);
+		return (stat != null) ? client.getChildren().forPath(path) : List.of();
+	}
+
+	/**
+	 * End a client's session on the server, as the server does when the session times out:
+	 * its ephemeral nodes are deleted, and the client learns it on its next contact.
+	 */
+	void expireSession(CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		try {
+			if (!connected.await(10, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("Could not attach to the session to expire it");
+			}
+		}
+		finally {
+			twin.close();
+		}
+	}
+
+	@Override
+	public void close() throws Exception {
+		for (AutoCloseable closeable : this.closeables) {
+			closeable.close();
+		}
+	}
+
+}
