@@ -19,6 +19,7 @@ import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.RequestsPerCycle.Kind;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Smoke run of the whole benchmark set against a standalone server, with the tiny settings of
@@ -41,6 +42,7 @@ class BenchmarkRunTests {
 		assertThat(standalone.measurements()).extracting(BenchmarkRunTests::describe)
 			.containsExactlyInAnyOrder("UncontendedBenchmark.oneThread floor {}", "UncontendedBenchmark.oneThread curator {}",
 					"UncontendedBenchmark.oneThread spring-integration {}", "UncontendedBenchmark.oneThread zklock {}",
+					"UncontendedBenchmark.oneThread zklocked {}",
 					"SkipIfLockedBenchmark.oneThread shedlock {lock=free}",
 					"SkipIfLockedBenchmark.oneThread curator {lock=free}",
 					"SkipIfLockedBenchmark.oneThread zklock {lock=free}",
@@ -57,11 +59,21 @@ class BenchmarkRunTests {
 					"DistinctKeysBenchmark.eightThreads zklock {}", "TwoProcessesBenchmark.eightThreadsEach curator {}",
 					"TwoProcessesBenchmark.eightThreadsEach spring-integration {}",
 					"TwoProcessesBenchmark.eightThreadsEach zklock {}", "SharedBenchmark.eightThreads curator {}",
-					"SharedBenchmark.eightThreads zklock {}");
+					"SharedBenchmark.eightThreads zklock {}", "LeaderCheckBenchmark.call curator {role=leader}",
+					"LeaderCheckBenchmark.call zkleader {role=leader}", "LeaderCheckBenchmark.call curator {role=non-leader}",
+					"LeaderCheckBenchmark.call zkleader {role=non-leader}");
 		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
-			assertThat(measurement.throughput()).hasSize(settings.iterations()).allSatisfy((value) -> assertThat(value).isPositive());
-			assertThat(measurement.p50Micros()).allSatisfy((value) -> assertThat(value).isPositive());
-			assertThat(measurement.p99Micros()).allSatisfy((value) -> assertThat(value).isPositive());
+			if (measurement.method().equals("call")) {
+				assertThat(measurement.averageNanos()).hasSize(settings.iterations())
+					.allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.throughput()).isEmpty();
+			}
+			else {
+				assertThat(measurement.throughput()).hasSize(settings.iterations())
+					.allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.p50Micros()).allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.p99Micros()).allSatisfy((value) -> assertThat(value).isPositive());
+			}
 		});
 
 		assertThat(standalone.requests()).extracting(RequestsPerCycle.Count::subject)
@@ -73,8 +85,10 @@ class BenchmarkRunTests {
 		assertThat(standalone.requests()).allSatisfy((count) -> assertThat(count.requests()).isGreaterThanOrEqualTo(1));
 
 		assertThat(standalone.failovers()).extracting(LeaderFailover.Result::election, LeaderFailover.Result::shutdown)
-			.containsExactly(org.assertj.core.groups.Tuple.tuple(Election.CURATOR, LeaderFailover.Shutdown.GRACEFUL),
-					org.assertj.core.groups.Tuple.tuple(Election.CURATOR, LeaderFailover.Shutdown.KILL));
+			.containsExactly(tuple(Election.CURATOR, LeaderFailover.Shutdown.GRACEFUL),
+					tuple(Election.CURATOR, LeaderFailover.Shutdown.KILL),
+					tuple(Election.ZKLEADER, LeaderFailover.Shutdown.GRACEFUL),
+					tuple(Election.ZKLEADER, LeaderFailover.Shutdown.KILL));
 		assertThat(standalone.failovers()).allSatisfy((result) -> {
 			assertThat(result.millis()).hasSize(1).allSatisfy((millis) -> assertThat(millis).isPositive());
 			assertThat(result.sessionTimeoutMillis()).isEqualTo(1000);
@@ -84,7 +98,7 @@ class BenchmarkRunTests {
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
 				"#### 1s. Scheduled job", "#### 2. One key", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
-				"#### 5. SHARED", "#### 7. ZooKeeper requests", "#### 8. Leader failover",
+				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests", "#### 8. Leader failover",
 				"`./mvnw -pl benchmarks -am verify`");
 		assertThat(markdown).doesNotContain("n/a", "no baseline");
 	}
@@ -92,7 +106,7 @@ class BenchmarkRunTests {
 	private static String describe(Measurement measurement) {
 		String benchmark = measurement.benchmark();
 		return benchmark.substring(benchmark.lastIndexOf('.') + 1) + "." + measurement.method() + " "
-				+ measurement.library().id() + " " + measurement.params();
+				+ measurement.library() + " " + measurement.params();
 	}
 
 	private static double[] count(List<RequestsPerCycle.Count> counts, Library library, Kind kind) {

@@ -1,10 +1,8 @@
 package dev.zklock.benchmarks.library;
 
+import java.time.Duration;
 import java.util.Arrays;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.curator.utils.ZKPaths;
 
 /**
@@ -13,8 +11,12 @@ import org.apache.curator.utils.ZKPaths;
 public enum Election {
 
 	/** Curator's {@code LeaderLatch} used directly: the baseline. */
-	CURATOR("curator", "Curator LeaderLatch", "new LeaderLatch(client, path) with a listener, start(); "
-			+ "close() in a shutdown hook");
+	CURATOR("curator", "Curator LeaderLatch", "new LeaderLatch(client, path) with a listener, start(), "
+			+ "close() on shutdown; leader-only code guarded by hasLeadership()"),
+
+	/** zklock's annotation, in a Spring Boot application. */
+	ZKLEADER("zkleader", "zklock @ZkLeader", "@ZkLeader(group) on a bean method, auto-configured; leadership seen "
+			+ "by a LeadershipGrantedEvent listener; the application closed on shutdown");
 
 	private static final String BASE_PATH = "/benchmarks/leaders/";
 
@@ -67,38 +69,39 @@ public enum Election {
 	}
 
 	/**
+	 * Return whether this is zklock itself rather than a baseline.
+	 * @return whether it is zklock
+	 */
+	public boolean isZkLock() {
+		return this == ZKLEADER;
+	}
+
+	/**
 	 * Return the node under which the participants of a group have their nodes.
 	 * @param group the group
 	 * @return the path
 	 */
 	public String path(String group) {
-		return ZKPaths.makePath(BASE_PATH + this.id, group);
+		return ZKPaths.makePath(basePath(), group);
 	}
 
 	/**
-	 * Take part in a group's election.
-	 * @param client the client
+	 * Take part in a group's election, with a session of its own.
+	 * @param connectString the ZooKeeper servers
+	 * @param sessionTimeout the session timeout to ask for
 	 * @param group the group
 	 * @param onLeader called when this participant becomes the leader
-	 * @return what leaves the election when closed
-	 * @throws Exception when the library fails
+	 * @return the participation, which leaves the election when closed
 	 */
-	public AutoCloseable join(CuratorFramework client, String group, Runnable onLeader) throws Exception {
-		LeaderLatch latch = new LeaderLatch(client, path(group));
-		latch.addListener(new LeaderLatchListener() {
+	public Participation join(String connectString, Duration sessionTimeout, String group, Runnable onLeader) {
+		return switch (this) {
+			case CURATOR -> new CuratorLeaderLatch(connectString, sessionTimeout, path(group), onLeader);
+			case ZKLEADER -> new ZkLeaderParticipant(connectString, sessionTimeout, basePath(), group, onLeader);
+		};
+	}
 
-			@Override
-			public void isLeader() {
-				onLeader.run();
-			}
-
-			@Override
-			public void notLeader() {
-			}
-
-		});
-		latch.start();
-		return latch;
+	private String basePath() {
+		return BASE_PATH + this.id;
 	}
 
 }

@@ -27,7 +27,10 @@ public enum Library {
 
 	/** zklock's programmatic API. */
 	ZKLOCK("zklock", "zklock ZkLockTemplate", "ZkLockTemplate.execute(key, callback), default wait 30 s; "
-			+ "shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, callback)");
+			+ "shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, callback)"),
+
+	/** zklock's annotation, on a bean of a Spring Boot application. */
+	ZKLOCKED("zklocked", "zklock @ZkLocked", "@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s");
 
 	/** The wait for a lock, for the libraries that take one: zklock's default. */
 	public static final Duration WAIT_TIME = Duration.ofSeconds(30);
@@ -87,7 +90,7 @@ public enum Library {
 	 * @return whether it is zklock
 	 */
 	public boolean isZkLock() {
-		return this == ZKLOCK;
+		return this == ZKLOCK || this == ZKLOCKED;
 	}
 
 	/**
@@ -102,6 +105,7 @@ public enum Library {
 			case CURATOR -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK -> zkLock(client);
+			case ZKLOCKED -> new ZkLockedLocks(client, basePath());
 			default -> throw unsupported("exclusive locks");
 		};
 	}

@@ -14,23 +14,24 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
-import dev.zklock.benchmarks.library.Library;
-
 /**
  * The figures of one JMH benchmark method with one set of parameters: one value per
- * measurement iteration of every fork, from sampled times of every operation.
+ * measurement iteration of every fork. Lock cycles are sampled one by one (mode
+ * {@code SampleTime}), which gives throughput and percentiles; calls too short to time one by
+ * one are averaged (mode {@code AverageTime}).
  *
  * @param benchmark the benchmark class
  * @param method the benchmark method
- * @param library the library under test
+ * @param library the id of the library under test
  * @param params the other parameters, by name
  * @param threads the benchmark threads
- * @param throughput operations per second of all threads together, per iteration
- * @param p50Micros median time of an operation in microseconds, per iteration
- * @param p99Micros 99th percentile of that time, per iteration
+ * @param throughput operations per second of all threads together, per iteration (sampled)
+ * @param p50Micros median time of an operation in microseconds, per iteration (sampled)
+ * @param p99Micros 99th percentile of that time, per iteration (sampled)
+ * @param averageNanos average time of an operation in nanoseconds, per iteration (averaged)
  */
-public record Measurement(String benchmark, String method, Library library, Map<String, String> params, int threads,
-		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros) {
+public record Measurement(String benchmark, String method, String library, Map<String, String> params, int threads,
+		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos) {
 
 	private static final String LIBRARY_PARAM = "library";
 
@@ -49,9 +50,9 @@ public record Measurement(String benchmark, String method, Library library, Map<
 
 	private static Measurement of(RunResult result) {
 		BenchmarkParams params = result.getParams();
-		if (params.getMode() != Mode.SampleTime) {
+		if (params.getMode() != Mode.SampleTime && params.getMode() != Mode.AverageTime) {
 			throw new IllegalStateException(params.getBenchmark() + " runs in mode " + params.getMode()
-					+ "; the report reads sampled times only");
+					+ "; the report reads sampled and average times only");
 		}
 		String benchmark = params.getBenchmark();
 		int dot = benchmark.lastIndexOf('.');
@@ -65,17 +66,22 @@ public record Measurement(String benchmark, String method, Library library, Map<
 		List<Double> throughput = new ArrayList<>();
 		List<Double> p50 = new ArrayList<>();
 		List<Double> p99 = new ArrayList<>();
+		List<Double> average = new ArrayList<>();
 		for (BenchmarkResult fork : result.getBenchmarkResults()) {
 			for (IterationResult iteration : fork.getIterationResults()) {
-				Result<?> sampled = iteration.getPrimaryResult();
-				double meanNanos = sampled.getScore() * nanosPerUnit;
+				Result<?> primary = iteration.getPrimaryResult();
+				double meanNanos = primary.getScore() * nanosPerUnit;
+				if (params.getMode() == Mode.AverageTime) {
+					average.add(meanNanos);
+					continue;
+				}
 				throughput.add(params.getThreads() * 1e9 / meanNanos);
-				p50.add(sampled.getStatistics().getPercentile(50) * nanosPerUnit / 1000);
-				p99.add(sampled.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
+				p50.add(primary.getStatistics().getPercentile(50) * nanosPerUnit / 1000);
+				p99.add(primary.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
 			}
 		}
 		return new Measurement(benchmark.substring(0, dot), benchmark.substring(dot + 1),
-				Library.of(params.getParam(LIBRARY_PARAM)), others, params.getThreads(), throughput, p50, p99);
+				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average);
 	}
 
 	/**

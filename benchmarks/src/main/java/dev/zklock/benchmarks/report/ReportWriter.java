@@ -151,9 +151,11 @@ public final class ReportWriter {
 
 	private static void libraries(StringBuilder out) {
 		out.append("## Libraries and how they are called\n\n");
-		out.append("Every library uses its own Curator 5.9.0 client per JVM with the same settings (zklock's "
+		out.append("Every lock library uses its own Curator 5.9.0 client per JVM with the same settings (zklock's "
 				+ "defaults: session timeout 30 s, connection timeout 10 s, exponential back-off retry), and "
-				+ "keeps its nodes under a path of its own. Spring Integration is 7.0.5 (Spring Boot 4.1.1 manages "
+				+ "keeps its nodes under a path of its own. `@ZkLocked` runs in a Spring Boot application "
+				+ "that is given that client as its `CuratorFramework` bean; `@ZkLeader` runs in a Spring Boot "
+				+ "application whose client the auto-configuration creates from `zklock.*` properties. Spring Integration is 7.0.5 (Spring Boot 4.1.1 manages "
 				+ "7.1.1, which the build's registry does not have yet); ShedLock is 4.42.0, the last release "
 				+ "of its Curator provider, built against Curator 5.\n\n");
 		MarkdownTable table = new MarkdownTable(java.util.List.of("library", "calls"));

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
@@ -31,28 +32,39 @@ final class ResultTables {
 		out.append(workload.note()).append("\n\n");
 		Set<String> params = new LinkedHashSet<>();
 		measurements.forEach((measurement) -> params.addAll(measurement.params().keySet()));
-		String baseline = workload.baseline().label();
+		String baseline = workload.label(workload.baseline()).replace("**", "");
 		List<String> header = new ArrayList<>(List.of("library", "threads"));
 		header.addAll(params);
-		header.addAll(List.of("throughput (ops/s)", "p50 (µs)", "p99 (µs)"));
-		if (workload.showsHandoffs()) {
-			header.add("per handoff (µs)");
+		if (workload.measuresCalls()) {
+			header.addAll(List.of("time per call (ns)", "vs " + baseline));
 		}
-		header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
+		else {
+			header.addAll(List.of("throughput (ops/s)", "p50 (µs)", "p99 (µs)"));
+			if (workload.showsHandoffs()) {
+				header.add("per handoff (µs)");
+			}
+			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
+		}
 		MarkdownTable table = new MarkdownTable(header);
 		for (Measurement measurement : measurements) {
 			List<String> row = new ArrayList<>(
-					List.of(label(measurement.library()), Integer.toString(measurement.threads())));
+					List.of(workload.label(measurement.library()), Integer.toString(measurement.threads())));
 			params.forEach((name) -> row.add(measurement.params().getOrDefault(name, "")));
-			row.add(Spread.of(measurement.throughput()).format());
-			row.add(Spread.of(measurement.p50Micros()).format());
-			row.add(Spread.of(measurement.p99Micros()).format());
-			if (workload.showsHandoffs()) {
-				row.add(Spread.of(measurement.throughput().stream().map((rate) -> 1e6 / rate).toList()).format());
-			}
 			Optional<Measurement> base = baseline(measurement, workload.baseline(), measurements);
-			row.add(base.map((b) -> ratio(measurement.throughput(), b.throughput())).orElse("no baseline"));
-			row.add(base.map((b) -> ratio(measurement.p50Micros(), b.p50Micros())).orElse("no baseline"));
+			if (workload.measuresCalls()) {
+				row.add(Spread.of(measurement.averageNanos()).format());
+				row.add(base.map((b) -> ratio(measurement.averageNanos(), b.averageNanos())).orElse("no baseline"));
+			}
+			else {
+				row.add(Spread.of(measurement.throughput()).format());
+				row.add(Spread.of(measurement.p50Micros()).format());
+				row.add(Spread.of(measurement.p99Micros()).format());
+				if (workload.showsHandoffs()) {
+					row.add(Spread.of(measurement.throughput().stream().map((rate) -> 1e6 / rate).toList()).format());
+				}
+				row.add(base.map((b) -> ratio(measurement.throughput(), b.throughput())).orElse("no baseline"));
+				row.add(base.map((b) -> ratio(measurement.p50Micros(), b.p50Micros())).orElse("no baseline"));
+			}
 			table.row(row);
 		}
 		table.appendTo(out);
@@ -80,18 +92,25 @@ final class ResultTables {
 	 * Append the leader failover times.
 	 */
 	static void failovers(StringBuilder out, List<LeaderFailover.Result> results) {
-		MarkdownTable table = new MarkdownTable(
-				List.of("library", "leader's JVM ends by", "failover (ms)", "failovers", "session timeout (ms)"));
+		MarkdownTable table = new MarkdownTable(List.of("library", "leader's JVM ends by", "failover (ms)",
+				"failovers", "session timeout (ms)", "vs " + Election.CURATOR.label()));
 		for (LeaderFailover.Result result : results) {
-			table.row(List.of(result.election().label(), shutdown(result.shutdown()), Spread.of(result.millis()).format(),
-					Integer.toString(result.millis().size()), Integer.toString(result.sessionTimeoutMillis())));
+			String ratio = results.stream()
+				.filter((base) -> base.election() == Election.CURATOR && base.shutdown() == result.shutdown())
+				.findFirst()
+				.map((base) -> ratio(result.millis(), base.millis()))
+				.orElse("no baseline");
+			String label = result.election().isZkLock() ? "**" + result.election().label() + "**"
+					: result.election().label();
+			table.row(List.of(label, shutdown(result.shutdown()), Spread.of(result.millis()).format(),
+					Integer.toString(result.millis().size()), Integer.toString(result.sessionTimeoutMillis()), ratio));
 		}
 		table.appendTo(out);
 	}
 
-	static Optional<Measurement> baseline(Measurement measurement, Library baseline, List<Measurement> candidates) {
+	static Optional<Measurement> baseline(Measurement measurement, String baseline, List<Measurement> candidates) {
 		return candidates.stream()
-			.filter((candidate) -> candidate.library() == baseline && candidate.sameCaseAs(measurement))
+			.filter((candidate) -> candidate.library().equals(baseline) && candidate.sameCaseAs(measurement))
 			.findFirst();
 	}
 

@@ -6,10 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.apache.curator.framework.CuratorFramework;
-
-import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.library.Participation;
 
 /**
  * A participant of workload 8 in a JVM of its own: joins a group's election and prints
@@ -40,14 +38,14 @@ public final class LeaderParticipant {
 		}
 		Election election = Election.of(args[0]);
 		Duration maxTime = Duration.ofSeconds(Long.parseLong(args[4]));
-		CuratorFramework client = CuratorClients.connect(args[1], Duration.ofMillis(Long.parseLong(args[3])));
-		AutoCloseable participation = election.join(client, args[2], () -> print(LEADER + epochMicros()));
+		Participation participation = election.join(args[1], Duration.ofMillis(Long.parseLong(args[3])), args[2],
+				() -> print(LEADER + epochMicros()));
 		CountDownLatch left = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-			ZooKeeperTarget.closeAll(participation, client);
+			participation.close();
 			left.countDown();
 		}, "leave-election"));
-		print(JOINED + client.getZookeeperClient().getZooKeeper().getSessionTimeout());
+		print(JOINED + participation.sessionTimeoutMillis());
 		if (!left.await(maxTime.toMillis(), TimeUnit.MILLISECONDS)) {
 			System.exit(0);
 		}

@@ -69,7 +69,8 @@ public final class RequestsPerCycle {
 	/** Every library and use measured, in report order. */
 	public static final List<Case> CASES = List.of(new Case(Library.FLOOR, Kind.EXCLUSIVE),
 			new Case(Library.CURATOR, Kind.EXCLUSIVE), new Case(Library.SPRING_INTEGRATION, Kind.EXCLUSIVE),
-			new Case(Library.ZKLOCK, Kind.EXCLUSIVE), new Case(Library.CURATOR, Kind.SHARED),
+			new Case(Library.ZKLOCK, Kind.EXCLUSIVE), new Case(Library.ZKLOCKED, Kind.EXCLUSIVE),
+			new Case(Library.CURATOR, Kind.SHARED),
 			new Case(Library.ZKLOCK, Kind.SHARED), new Case(Library.SHEDLOCK, Kind.SKIP_IF_FREE),
 			new Case(Library.CURATOR, Kind.SKIP_IF_FREE), new Case(Library.ZKLOCK, Kind.SKIP_IF_FREE),
 			new Case(Library.SHEDLOCK, Kind.SKIP_IF_HELD), new Case(Library.CURATOR, Kind.SKIP_IF_HELD),

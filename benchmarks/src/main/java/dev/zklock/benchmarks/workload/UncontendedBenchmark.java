@@ -30,7 +30,7 @@ public class UncontendedBenchmark {
 	private static final String KEY = "uncontended";
 
 	/** The library under test. */
-	@Param({ "floor", "curator", "spring-integration", "zklock" })
+	@Param({ "floor", "curator", "spring-integration", "zklock", "zklocked" })
 	public String library = "zklock";
 
 	private CuratorFramework client;
