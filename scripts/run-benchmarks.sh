@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the zklock benchmark set and writes docs/BENCHMARKS.md.
 #
-#   scripts/run-benchmarks.sh            the full run (about 40 minutes on 2 cores): run it on a quiet machine
+#   scripts/run-benchmarks.sh            the full run (about 45 minutes on 2 cores): run it on a quiet machine
 #   scripts/run-benchmarks.sh --smoke    a few minutes, to check that everything runs; writes
 #                                        benchmarks/target/BENCHMARKS-smoke.md, figures not for comparison
 #   scripts/run-benchmarks.sh -Dbench.forks=3 -Dbench.iterations=10 -Dbench.setups=ensemble

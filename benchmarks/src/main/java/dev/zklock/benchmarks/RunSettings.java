@@ -33,7 +33,8 @@ public final class RunSettings {
 					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md")),
 			"test",
 			Map.ofEntries(Map.entry("forks", "0"), Map.entry("warmupIterations", "0"), Map.entry("warmupTime", "100ms"),
-					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"), Map.entry("setups", "standalone"),
+					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"),
+					Map.entry("setups", "standalone"),
 					Map.entry("requestCycles", "10"), Map.entry("failoverRepetitions", "1"),
 					Map.entry("failoverSessionTimeout", "1s"), Map.entry("tickTime", "200"),
 					Map.entry("output", "target/BENCHMARKS-test.md")));
@@ -76,7 +77,8 @@ public final class RunSettings {
 		String profile = given.getOrDefault("profile", "full");
 		Map<String, String> defaults = PROFILES.get(profile);
 		if (defaults == null) {
-			throw new IllegalArgumentException("Unknown bench.profile '" + profile + "': use one of " + PROFILES.keySet());
+			throw new IllegalArgumentException(
+					"Unknown bench.profile '" + profile + "': use one of " + PROFILES.keySet());
 		}
 		Map<String, String> values = new HashMap<>(COMMON);
 		values.putAll(defaults);
@@ -232,8 +234,8 @@ public final class RunSettings {
 			return Integer.parseInt(this.values.get(name).trim());
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("bench." + name + " must be a whole number, not '" + this.values.get(name)
-					+ "'", ex);
+			throw new IllegalArgumentException(
+					"bench." + name + " must be a whole number, not '" + this.values.get(name) + "'", ex);
 		}
 	}
 

@@ -40,8 +40,10 @@ class BenchmarkRunTests {
 		assertThat(report.setups()).hasSize(1);
 		SetupReport standalone = report.setups().get(0);
 		assertThat(standalone.measurements()).extracting(BenchmarkRunTests::describe)
-			.containsExactlyInAnyOrder("UncontendedBenchmark.oneThread floor {}", "UncontendedBenchmark.oneThread curator {}",
-					"UncontendedBenchmark.oneThread spring-integration {}", "UncontendedBenchmark.oneThread zklock {}",
+			.containsExactlyInAnyOrder("UncontendedBenchmark.oneThread floor {}",
+					"UncontendedBenchmark.oneThread curator {}",
+					"UncontendedBenchmark.oneThread spring-integration {}",
+					"UncontendedBenchmark.oneThread zklock {}",
 					"UncontendedBenchmark.oneThread zklocked {}",
 					"SkipIfLockedBenchmark.oneThread shedlock {lock=free}",
 					"SkipIfLockedBenchmark.oneThread curator {lock=free}",
@@ -54,13 +56,18 @@ class BenchmarkRunTests {
 					"OneKeyContendedBenchmark.eightThreads zklock {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads curator {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads spring-integration {}",
-					"OneKeyContendedBenchmark.thirtyTwoThreads zklock {}", "DistinctKeysBenchmark.eightThreads curator {}",
+					"OneKeyContendedBenchmark.thirtyTwoThreads zklock {}",
+					"DistinctKeysBenchmark.eightThreads curator {}",
 					"DistinctKeysBenchmark.eightThreads spring-integration {}",
-					"DistinctKeysBenchmark.eightThreads zklock {}", "TwoProcessesBenchmark.eightThreadsEach curator {}",
+					"DistinctKeysBenchmark.eightThreads zklock {}",
+					"TwoProcessesBenchmark.eightThreadsEach curator {}",
 					"TwoProcessesBenchmark.eightThreadsEach spring-integration {}",
-					"TwoProcessesBenchmark.eightThreadsEach zklock {}", "SharedBenchmark.eightThreads curator {}",
-					"SharedBenchmark.eightThreads zklock {}", "LeaderCheckBenchmark.call curator {role=leader}",
-					"LeaderCheckBenchmark.call zkleader {role=leader}", "LeaderCheckBenchmark.call curator {role=non-leader}",
+					"TwoProcessesBenchmark.eightThreadsEach zklock {}",
+					"SharedBenchmark.eightThreads curator {}",
+					"SharedBenchmark.eightThreads zklock {}",
+					"LeaderCheckBenchmark.call curator {role=leader}",
+					"LeaderCheckBenchmark.call zkleader {role=leader}",
+					"LeaderCheckBenchmark.call curator {role=non-leader}",
 					"LeaderCheckBenchmark.call zkleader {role=non-leader}");
 		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
 			if (measurement.method().equals("call")) {
@@ -98,7 +105,8 @@ class BenchmarkRunTests {
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
 				"#### 1s. Scheduled job", "#### 2. One key", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
-				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests", "#### 8. Leader failover",
+				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
+				"#### 8. Leader failover",
 				"`./mvnw -pl benchmarks -am verify`");
 		assertThat(markdown).doesNotContain("n/a", "no baseline");
 	}

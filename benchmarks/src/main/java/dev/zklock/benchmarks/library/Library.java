@@ -12,14 +12,16 @@ import org.apache.curator.framework.CuratorFramework;
 public enum Library {
 
 	/** The floor: the least work of a lock cycle, without any exclusion. */
-	FLOOR("floor", "floor: create + delete", "create EPHEMERAL_SEQUENTIAL, then delete, both synchronous; excludes nobody"),
+	FLOOR("floor", "floor: create + delete",
+			"create EPHEMERAL_SEQUENTIAL, then delete, both synchronous; excludes nobody"),
 
 	/** Curator's recipes used directly: the baseline. */
 	CURATOR("curator", "Curator", "InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key; "
 			+ "shared: InterProcessReadWriteLock.readLock(); skip: acquire(0, MILLISECONDS)"),
 
 	/** Spring Integration's lock registry. */
-	SPRING_INTEGRATION("spring-integration", "Spring Integration", "ZookeeperLockRegistry.obtain(key).lock() / unlock()"),
+	SPRING_INTEGRATION("spring-integration", "Spring Integration",
+			"ZookeeperLockRegistry.obtain(key).lock() / unlock()"),
 
 	/** ShedLock's Curator provider, the usual way to skip a scheduled job running elsewhere. */
 	SHEDLOCK("shedlock", "ShedLock", "DefaultLockingTaskExecutor.executeWithLock(task, config) with "
@@ -30,7 +32,8 @@ public enum Library {
 			+ "shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, callback)"),
 
 	/** zklock's annotation, on a bean of a Spring Boot application. */
-	ZKLOCKED("zklocked", "zklock @ZkLocked", "@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s");
+	ZKLOCKED("zklocked", "zklock @ZkLocked",
+			"@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s");
 
 	/** The wait for a lock, for the libraries that take one: zklock's default. */
 	public static final Duration WAIT_TIME = Duration.ofSeconds(30);

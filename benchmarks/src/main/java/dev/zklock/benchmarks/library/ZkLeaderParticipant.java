@@ -38,8 +38,9 @@ final class ZkLeaderParticipant implements Participation {
 			}
 		};
 		this.application = SpringApps.run(null,
-				Map.of("zklock.connect-string", connectString, "zklock.session-timeout", sessionTimeout.toMillis() + "ms",
-						"zklock.leader.base-path", basePath, LeaderWork.GROUP_PROPERTY, group),
+				Map.of("zklock.connect-string", connectString, "zklock.session-timeout",
+						sessionTimeout.toMillis() + "ms", "zklock.leader.base-path", basePath,
+						LeaderWork.GROUP_PROPERTY, group),
 				LeaderWorkApplication.class, listener);
 		this.group = group;
 		this.leadership = this.application.getBean(ZkLeadership.class);
@@ -49,7 +50,8 @@ final class ZkLeaderParticipant implements Participation {
 	@Override
 	public int sessionTimeoutMillis() {
 		try {
-			return this.application.getBean(CuratorFramework.class).getZookeeperClient().getZooKeeper().getSessionTimeout();
+			CuratorFramework client = this.application.getBean(CuratorFramework.class);
+			return client.getZookeeperClient().getZooKeeper().getSessionTimeout();
 		}
 		catch (Exception ex) {
 			return -1;

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Map;
 
 import dev.zklock.benchmarks.library.Election;
@@ -79,8 +80,8 @@ public final class ReportWriter {
 						+ "machine). After `kill -9` the next one can lead only once the server expires the dead "
 						+ "leader's session, a session timeout after it last heard from it (an idle client pings "
 						+ "every third of the timeout), checked every tick (tickTime " + report.settings().tickTime()
-						+ " ms): so between about two thirds of the session timeout and the timeout plus a tick, plus the "
-						+ "time it takes to tell the next participant.\n\n");
+						+ " ms): so between about two thirds of the session timeout and the timeout plus a tick, "
+						+ "plus the time it takes to tell the next participant.\n\n");
 				ResultTables.failovers(out, setup.failovers());
 			}
 		}
@@ -90,7 +91,8 @@ public final class ReportWriter {
 	private static void howToRun(StringBuilder out) {
 		out.append("## How to run\n\n");
 		out.append("```bash\n");
-		out.append("scripts/run-benchmarks.sh          # the full run, about 40 minutes on 2 cores; on a quiet machine\n");
+		out.append("scripts/run-benchmarks.sh          # the full run, about 45 minutes on 2 cores, ");
+		out.append("on a quiet machine\n");
 		out.append("scripts/run-benchmarks.sh --smoke  # a few minutes, to check that everything runs\n");
 		out.append("```\n\n");
 		out.append("Settings are `-Dbench.<name>=<value>` arguments, listed in the script's header. `./mvnw verify` "
@@ -155,15 +157,16 @@ public final class ReportWriter {
 				+ "defaults: session timeout 30 s, connection timeout 10 s, exponential back-off retry), and "
 				+ "keeps its nodes under a path of its own. `@ZkLocked` runs in a Spring Boot application "
 				+ "that is given that client as its `CuratorFramework` bean; `@ZkLeader` runs in a Spring Boot "
-				+ "application whose client the auto-configuration creates from `zklock.*` properties. Spring Integration is 7.0.5 (Spring Boot 4.1.1 manages "
-				+ "7.1.1, which the build's registry does not have yet); ShedLock is 4.42.0, the last release "
-				+ "of its Curator provider, built against Curator 5.\n\n");
-		MarkdownTable table = new MarkdownTable(java.util.List.of("library", "calls"));
+				+ "application whose client the auto-configuration creates from `zklock.*` properties. Spring "
+				+ "Integration is 7.0.5 (Spring Boot 4.1.1 manages 7.1.1, which was not available to this "
+				+ "build); ShedLock is 4.42.0, the last release of its Curator provider, built against "
+				+ "Curator 5.\n\n");
+		MarkdownTable table = new MarkdownTable(List.of("library", "calls"));
 		for (Library library : Library.values()) {
-			table.row(java.util.List.of(library.label(), "`" + library.usage() + "`"));
+			table.row(List.of(library.label(), "`" + library.usage() + "`"));
 		}
 		for (Election election : Election.values()) {
-			table.row(java.util.List.of(election.label(), "`" + election.usage() + "`"));
+			table.row(List.of(election.label(), "`" + election.usage() + "`"));
 		}
 		table.appendTo(out);
 	}

@@ -82,8 +82,9 @@ final class ResultTables {
 		MarkdownTable table = new MarkdownTable(
 				List.of("library", "use", "requests per cycle", "writes per cycle", "requests vs floor"));
 		for (RequestsPerCycle.Count count : counts) {
-			table.row(List.of(label(count.subject().library()), use(count.subject().kind()), Spread.number(count.requests()),
-					Spread.number(count.writes()), Spread.number(count.requests() / floor) + "×"));
+			table.row(List.of(label(count.subject().library()), use(count.subject().kind()),
+					Spread.number(count.requests()), Spread.number(count.writes()),
+					Spread.number(count.requests() / floor) + "×"));
 		}
 		table.appendTo(out);
 	}
