@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the zklock benchmark set and writes docs/BENCHMARKS.md.
 #
-#   scripts/run-benchmarks.sh            the full run (about 45 minutes on 2 cores): run it on a quiet machine
+#   scripts/run-benchmarks.sh            the full run (about 50 minutes on 2 cores): run it on a quiet machine
 #   scripts/run-benchmarks.sh --smoke    a few minutes, to check that everything runs; writes
 #                                        benchmarks/target/BENCHMARKS-smoke.md, figures not for comparison
 #   scripts/run-benchmarks.sh -Dbench.forks=3 -Dbench.iterations=10 -Dbench.setups=ensemble
@@ -21,6 +21,8 @@
 #   tickTime                ZooKeeper tick in milliseconds                [2000]
 #   forceSync               yes | no (no is unsafe; the report says so)   [yes]
 #   output                  the report file                               [docs/BENCHMARKS.md]
+#   logs                    folder for the JMH output                     [benchmarks/target/benchmark-logs]
+#   childJvmArgs            JVM options of the second JVMs (4) and election participants (8) [-Xmx512m]
 #
 # Needs a JDK 17 and Maven Central (the Maven wrapper fetches Maven). ZooKeeper servers and the second
 # JVMs run on loopback only and end with the run.

@@ -1,10 +1,12 @@
 package dev.zklock.benchmarks;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalTime;
-import java.time.temporal.ChronoUnit;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -38,6 +40,8 @@ public final class BenchmarkRun {
 
 	/** The JVM options of the JMH benchmark JVMs. */
 	static final List<String> BENCHMARK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g");
+
+	private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
 
 	private final RunSettings settings;
 
@@ -96,17 +100,21 @@ public final class BenchmarkRun {
 				for (Election election : Election.values()) {
 					log("Measuring leader failovers of " + election.label() + " (workload 8)");
 					failovers.addAll(LeaderFailover.measure(servers.connectString(), election,
-							this.settings.failoverSessionTimeout(), this.settings.failoverRepetitions()));
+							this.settings.failoverSessionTimeout(), this.settings.failoverRepetitions(),
+							this.settings.childJvmArgs()));
 				}
 			}
 			return new SetupReport(setup, description, measurements, requests, failovers);
 		}
 	}
 
-	private Collection<RunResult> jmh(String connectString, ZooKeeperSetup setup) throws RunnerException {
+	private Collection<RunResult> jmh(String connectString, ZooKeeperSetup setup) throws IOException, RunnerException {
+		String childJvmArgs = String.join(" ", this.settings.childJvmArgs());
 		System.setProperty(ZooKeeperTarget.CONNECT_STRING_PROPERTY, connectString);
+		System.setProperty(ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY, childJvmArgs);
 		List<String> jvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
 		jvmArgs.add("-D" + ZooKeeperTarget.CONNECT_STRING_PROPERTY + "=" + connectString);
+		jvmArgs.add("-D" + ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY + "=" + childJvmArgs);
 		Path log = jmhLog(setup);
 		log("JMH output: " + log.toAbsolutePath());
 		Options options = new OptionsBuilder().include(this.settings.include())
@@ -123,15 +131,13 @@ public final class BenchmarkRun {
 		return new Runner(options).run();
 	}
 
-	private Path jmhLog(ZooKeeperSetup setup) {
-		Path output = this.settings.output().toAbsolutePath();
-		Path folder = (output.getParent() != null) ? output.getParent() : Path.of(".");
-		String name = output.getFileName().toString().replaceAll("\\.md$", "");
-		return folder.resolve(name + "-jmh-" + setup.id() + ".log");
+	private Path jmhLog(ZooKeeperSetup setup) throws IOException {
+		Path folder = Files.createDirectories(this.settings.logs());
+		return folder.resolve("jmh-" + setup.id() + ".log");
 	}
 
 	static void log(String message) {
-		System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + " " + message);
+		System.out.println(CLOCK.format(LocalTime.now()) + " " + message);
 		System.out.flush();
 	}
 

@@ -24,20 +24,23 @@ public final class RunSettings {
 					Map.entry("iterations", "5"), Map.entry("iterationTime", "2s"),
 					Map.entry("setups", "standalone,ensemble"), Map.entry("requestCycles", "1000"),
 					Map.entry("failoverRepetitions", "5"), Map.entry("failoverSessionTimeout", "10s"),
-					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md")),
+					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md"),
+					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m")),
 			"smoke",
 			Map.ofEntries(Map.entry("forks", "1"), Map.entry("warmupIterations", "1"), Map.entry("warmupTime", "200ms"),
 					Map.entry("iterations", "3"), Map.entry("iterationTime", "300ms"),
 					Map.entry("setups", "standalone,ensemble"), Map.entry("requestCycles", "50"),
 					Map.entry("failoverRepetitions", "1"), Map.entry("failoverSessionTimeout", "4s"),
-					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md")),
+					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md"),
+					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m")),
 			"test",
 			Map.ofEntries(Map.entry("forks", "0"), Map.entry("warmupIterations", "0"), Map.entry("warmupTime", "100ms"),
 					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"),
 					Map.entry("setups", "standalone"),
-					Map.entry("requestCycles", "10"), Map.entry("failoverRepetitions", "1"),
+					Map.entry("requestCycles", "5"), Map.entry("failoverRepetitions", "1"),
 					Map.entry("failoverSessionTimeout", "1s"), Map.entry("tickTime", "200"),
-					Map.entry("output", "target/BENCHMARKS-test.md")));
+					Map.entry("output", "target/BENCHMARKS-test.md"), Map.entry("logs", "target/benchmark-logs"),
+					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
 			"forceSync", "yes", "command", "(not given)");
@@ -211,6 +214,25 @@ public final class RunSettings {
 	 */
 	public Path output() {
 		return Path.of(this.values.get("output"));
+	}
+
+	/**
+	 * Return the JVM options of the second JVMs of workload 4 and the election participants of
+	 * workload 8.
+	 * @return the options
+	 */
+	public List<String> childJvmArgs() {
+		return Arrays.stream(this.values.get("childJvmArgs").trim().split("\\s+"))
+			.filter((arg) -> !arg.isEmpty())
+			.toList();
+	}
+
+	/**
+	 * Return the folder for the JMH output of each setup.
+	 * @return the folder
+	 */
+	public Path logs() {
+		return Path.of(this.values.get("logs"));
 	}
 
 	/**

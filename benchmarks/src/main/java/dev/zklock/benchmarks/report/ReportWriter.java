@@ -66,9 +66,9 @@ public final class ReportWriter {
 			}
 			if (!setup.requests().isEmpty()) {
 				out.append("#### 7. ZooKeeper requests per lock cycle\n\n");
-				out.append("Counted by the server (`srvr`: packets received, and the zxid for writes) over many "
-						+ "uncontended cycles of one client, no other client connected. The floor is two requests, "
-						+ "both writes. A waiter under contention adds a watch and another `getChildren` per "
+				out.append("Counted by the server over many uncontended cycles of one client: the packets received "
+						+ "on that client's connection (`cons`), and the transactions by the zxid (`srvr`). The "
+						+ "floor is two requests, both writes. A waiter under contention adds a watch and another `getChildren` per "
 						+ "handoff; these counts have no contention, except the skipped cycles, where another "
 						+ "session holds the lock.\n\n");
 				ResultTables.requests(out, setup.requests());
@@ -91,7 +91,7 @@ public final class ReportWriter {
 	private static void howToRun(StringBuilder out) {
 		out.append("## How to run\n\n");
 		out.append("```bash\n");
-		out.append("scripts/run-benchmarks.sh          # the full run, about 45 minutes on 2 cores, ");
+		out.append("scripts/run-benchmarks.sh          # the full run, about 50 minutes on 2 cores, ");
 		out.append("on a quiet machine\n");
 		out.append("scripts/run-benchmarks.sh --smoke  # a few minutes, to check that everything runs\n");
 		out.append("```\n\n");

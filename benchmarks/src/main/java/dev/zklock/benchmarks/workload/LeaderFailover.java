@@ -69,15 +69,16 @@ public final class LeaderFailover {
 	 * @param election the library
 	 * @param sessionTimeout the session timeout participants ask for
 	 * @param repetitions the failovers of each kind
+	 * @param jvmArgs the JVM options of the participants
 	 * @return one result per kind of shutdown
 	 * @throws Exception when a participant or ZooKeeper fails
 	 */
 	public static List<Result> measure(String connectString, Election election, Duration sessionTimeout,
-			int repetitions) throws Exception {
+			int repetitions, List<String> jvmArgs) throws Exception {
 		String group = "failover-" + System.currentTimeMillis();
 		List<Result> results = new ArrayList<>();
 		try (CuratorFramework observer = CuratorClients.connect(connectString)) {
-			Participants participants = new Participants(connectString, election, group, sessionTimeout);
+			Participants participants = new Participants(connectString, election, group, sessionTimeout, jvmArgs);
 			JavaProcess leader = participants.start();
 			try {
 				leader.awaitOutput(LEADER.pattern(), START_TIMEOUT);
@@ -146,12 +147,13 @@ public final class LeaderFailover {
 	/**
 	 * Starts participant JVMs of one group.
 	 */
-	private record Participants(String connectString, Election election, String group, Duration sessionTimeout) {
+	private record Participants(String connectString, Election election, String group, Duration sessionTimeout,
+			List<String> jvmArgs) {
 
 		JavaProcess start() {
 			JavaProcess participant = JavaProcess.builder(LeaderParticipant.class)
 				.name("participant-" + this.election.id())
-				.jvmArgs("-Xmx256m")
+				.jvmArgs(this.jvmArgs.toArray(String[]::new))
 				.args(this.election.id(), this.connectString, this.group, Long.toString(this.sessionTimeout.toMillis()),
 						Long.toString(MAX_PARTICIPANT_LIFE.toSeconds()))
 				.start();

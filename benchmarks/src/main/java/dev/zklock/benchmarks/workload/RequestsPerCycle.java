@@ -14,8 +14,8 @@ import dev.zklock.benchmarks.library.SkippingLocks;
 
 /**
  * Workload 7: ZooKeeper requests and writes per uncontended lock cycle, for each library,
- * counted by the server itself. The server must have no other busy client while this runs. After the
- * cycles, one read on the same session makes sure every earlier request, including releases
+ * counted by the server itself: requests on the measuring session's own connection, writes by
+ * the server's zxid (no other client writes while this runs). After the cycles, one read on the same session makes sure every earlier request, including releases
  * sent in the background, has been processed (ZooKeeper answers a session's requests in order);
  * the requests of that read and of the counting itself are measured once without cycles and
  * subtracted.
@@ -124,11 +124,12 @@ public final class RequestsPerCycle {
 	}
 
 	private static ServerCounters count(CuratorFramework client, int clientPort, Cycle cycles) throws Exception {
+		long sessionId = client.getZookeeperClient().getZooKeeper().getSessionId();
 		settle(client);
-		ServerCounters before = ServerCounters.read(clientPort);
+		ServerCounters before = ServerCounters.read(clientPort, sessionId);
 		cycles.run();
 		settle(client);
-		return ServerCounters.read(clientPort).since(before);
+		return ServerCounters.read(clientPort, sessionId).since(before);
 	}
 
 	private static void settle(CuratorFramework client) throws Exception {

@@ -53,7 +53,7 @@ public class TwoProcessesBenchmark {
 	public void open() {
 		this.other = JavaProcess.builder(ContendingProcess.class)
 			.name("contender-" + this.library)
-			.jvmArgs("-Xmx512m")
+			.jvmArgs(ZooKeeperTarget.childJvmArgs())
 			.args(this.library, ZooKeeperTarget.connectString(), KEY, Integer.toString(THREADS),
 					Long.toString(MAX_TRIAL.toSeconds()))
 			.start();

@@ -14,6 +14,9 @@ public final class ZooKeeperTarget {
 	/** The system property holding the connect string. */
 	public static final String CONNECT_STRING_PROPERTY = "zklock.benchmarks.connect-string";
 
+	/** The system property holding the JVM options of the processes a benchmark starts. */
+	public static final String CHILD_JVM_ARGS_PROPERTY = "zklock.benchmarks.child-jvm-args";
+
 	/** Nothing to do inside a lock: the benchmarks measure the lock itself. */
 	static final Runnable NO_WORK = () -> {
 	};
@@ -33,6 +36,15 @@ public final class ZooKeeperTarget {
 					+ "scripts/run-benchmarks.sh, or set -D" + CONNECT_STRING_PROPERTY + "=host:port");
 		}
 		return connectString;
+	}
+
+	/**
+	 * Return the JVM options of the processes a benchmark starts.
+	 * @return the options
+	 */
+	static String[] childJvmArgs() {
+		String args = System.getProperty(CHILD_JVM_ARGS_PROPERTY, "-Xmx512m").trim();
+		return args.isEmpty() ? new String[0] : args.split("\\s+");
 	}
 
 	/**
