@@ -136,6 +136,15 @@ final class ElectionState {
 		abandonNode();
 	}
 
+	/**
+	 * The process may have paused for longer than the session could survive, and the server
+	 * could not confirm our node: stop leading until a fresh check finds our node lowest again.
+	 */
+	synchronized void doubted() {
+		this.generation++;
+		revoke("the process paused and ZooKeeper could not confirm the leadership afterwards");
+	}
+
 	synchronized void reconnected() {
 		this.generation++;
 		this.connected = true;

@@ -1,5 +1,6 @@
 package dev.zklock.leader;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -13,6 +14,8 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.lock.PauseMonitor;
+
 /**
  * This instance's part in the election of one group: every participant has an ephemeral
  * sequential node under the group's node, and the lowest leads.
@@ -25,6 +28,8 @@ import org.jspecify.annotations.Nullable;
 final class GroupElection {
 
 	private static final Log logger = LogFactory.getLog(GroupElection.class);
+
+	private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
 
 	private final String group;
 
@@ -44,9 +49,14 @@ final class GroupElection {
 
 	private volatile CompletableFuture<Void> firstCheck = CompletableFuture.completedFuture(null);
 
+	private final PauseMonitor pauseMonitor;
+
+	private volatile long confirmedAt = System.nanoTime();
+
 	GroupElection(String group, String participantId, CuratorFramework client, String groupPath,
-			LeadershipListener listener) {
+			LeadershipListener listener, PauseMonitor pauseMonitor) {
 		this.group = group;
+		this.pauseMonitor = pauseMonitor;
 		this.participantId = participantId;
 		this.client = client;
 		this.nodes = new ElectionNodes(client, groupPath);
@@ -58,8 +68,47 @@ final class GroupElection {
 		return this.nodes;
 	}
 
+	/**
+	 * Return whether this instance leads: a read of local state, unless the process may have
+	 * paused since the term was last confirmed, for longer than the session could survive. Then
+	 * the server must confirm that our node is still there, owned by our session, before the
+	 * answer is yes: a paused leader wakes up believing it leads while another may already do.
+	 */
 	boolean isLeader() {
-		return this.state.isLeader();
+		if (!this.state.isLeader()) {
+			return false;
+		}
+		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
+			return true;
+		}
+		return confirmAfterPause();
+	}
+
+	private boolean confirmAfterPause() {
+		long started = System.nanoTime();
+		String path = this.state.node();
+		if (path == null) {
+			return false;
+		}
+		try {
+			Stat own = this.nodes.confirm(path, CONFIRM_TIMEOUT);
+			if (own == null || own.getEphemeralOwner() != this.nodes.sessionId()) {
+				this.state.nodeGone(path);
+				this.thread.requestCheck();
+				return false;
+			}
+			this.confirmedAt = started;
+			return this.state.isLeader();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (Exception ex) {
+			// Unanswered: fall through.
+		}
+		this.state.doubted();
+		this.thread.requestCheck();
+		return false;
 	}
 
 	long leaderEpoch() {
@@ -171,6 +220,7 @@ final class GroupElection {
 	}
 
 	private void checkInGeneration(long generation) throws Exception {
+		long looked = System.nanoTime();
 		deleteAbandoned();
 		String path = ensureNode();
 		if (path == null) {
@@ -185,7 +235,10 @@ final class GroupElection {
 		List<String> children = this.nodes.children();
 		int index = children.indexOf(ElectionNodes.name(path));
 		if (index == 0) {
-			if (!this.state.grant(generation, path, own.getCzxid(), this.nodes.isConnected())) {
+			if (this.state.grant(generation, path, own.getCzxid(), this.nodes.isConnected())) {
+				this.confirmedAt = looked;
+			}
+			else {
 				this.thread.requestCheck(); // Something changed while we looked: look again.
 			}
 		}

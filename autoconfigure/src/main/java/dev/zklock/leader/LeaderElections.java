@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.zklock.ZkLeadership;
+import dev.zklock.lock.PauseMonitor;
 import dev.zklock.ZkLockException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -74,6 +75,8 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	 * @param methods the leader-only methods, whose groups are joined as they are found
 	 * @param groups further groups to join
 	 */
+	private final PauseMonitor pauseMonitor;
+
 	public LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
 			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
 		this.client = client;
@@ -81,6 +84,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
+		this.pauseMonitor = new PauseMonitor(() -> sessionTimeoutMillis(client));
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
 	}
@@ -96,7 +100,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private void join(String group) {
 		GroupElection election = this.elections.computeIfAbsent(group, (name) -> new GroupElection(name,
-				this.participantId, this.client, ZKPaths.makePath(this.basePath, name), this.events));
+				this.participantId, this.client, ZKPaths.makePath(this.basePath, name), this.events, this.pauseMonitor));
 		if (this.running) {
 			election.start();
 		}
@@ -211,6 +215,12 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	public void destroy() {
 		stop();
 		this.events.close();
+		this.pauseMonitor.close();
+	}
+
+	private static long sessionTimeoutMillis(CuratorFramework client) {
+		int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+		return (negotiated > 0) ? negotiated : 10_000;
 	}
 
 	private GroupElection election(String group) {

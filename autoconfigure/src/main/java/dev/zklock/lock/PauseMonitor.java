@@ -10,9 +10,10 @@ import org.apache.commons.logging.LogFactory;
  * Notices process pauses (a long GC, SIGSTOP, a frozen VM) with a heartbeat thread on the
  * monotonic clock, as HBase's JvmPauseMonitor does: when the thread wakes much later than it
  * asked to, the whole process was most likely stopped, and a ZooKeeper session may have expired
- * meanwhile without the client having noticed yet.
+ * meanwhile without the client having noticed yet. Internal: shared by the lock engine and the
+ * leadership.
  */
-final class PauseMonitor implements AutoCloseable {
+public final class PauseMonitor implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(PauseMonitor.class);
 
@@ -35,7 +36,7 @@ final class PauseMonitor implements AutoCloseable {
 	 * @param sessionTimeoutMillis the current session timeout; pauses longer than a tenth of it
 	 * count
 	 */
-	PauseMonitor(LongSupplier sessionTimeoutMillis) {
+	public PauseMonitor(LongSupplier sessionTimeoutMillis) {
 		this.sessionTimeoutMillis = sessionTimeoutMillis;
 		this.intervalNanos = TimeUnit.MILLISECONDS.toNanos(50);
 		this.thread = new Thread(this::beat, "zklock-pause-monitor");
@@ -49,7 +50,7 @@ final class PauseMonitor implements AutoCloseable {
 	 * @param since a {@link System#nanoTime()} instant
 	 * @return whether a pause may have happened
 	 */
-	boolean mayHavePausedSince(long since) {
+	public boolean mayHavePausedSince(long since) {
 		long now = System.nanoTime();
 		return (now - this.lastBeat > threshold()) || (this.lastPauseDetected - since >= 0
 				&& this.lastPauseDetected != Long.MIN_VALUE);

@@ -43,7 +43,10 @@ class LeaderConnectionLossTests {
 				await().atMost(WAIT).until(() -> b.isLeader(JOBS));
 				assertThat(a.isLeader(JOBS)).isFalse();
 				LeaderElectionTests.awaitEventsDelivered(JOBS, a, b, c);
-				LeadershipEvent stepDown = a.events(JOBS).get(1);
+				// On a busy machine a short session may be suspended and granted again before the cut:
+				// the step-down that counts is a's last revocation.
+				List<LeadershipEvent> eventsOfA = a.events(JOBS);
+				LeadershipEvent stepDown = eventsOfA.get(eventsOfA.size() - 1);
 				LeadershipEvent takeOver = b.events(JOBS).get(0);
 				assertThat(stepDown).isInstanceOf(LeadershipRevokedEvent.class);
 				assertThat(takeOver).isInstanceOf(LeadershipGrantedEvent.class);
@@ -58,7 +61,7 @@ class LeaderConnectionLossTests {
 							a.id()));
 				assertThat(a.isLeader(JOBS)).isFalse();
 				assertThat(b.isLeader(JOBS)).isTrue();
-				assertThat(a.events(JOBS)).hasSize(2);
+				assertThat(a.events(JOBS)).as("no grant to a after the cut").hasSize(eventsOfA.size());
 				monitor.assertNoOverlap();
 			}
 		}

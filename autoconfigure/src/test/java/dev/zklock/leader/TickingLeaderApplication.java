@@ -14,7 +14,8 @@ import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * An application with a leader-only scheduled job that prints {@code tick <n>} every 50
- * milliseconds while it leads the group "ticks". Run as a separate process, configured by system
+ * milliseconds while it leads the group "ticks" ({@code tick <n> at <millis>} with
+ * {@code -Dticks.stamped=true}). Run as a separate process, configured by system
  * properties, it exits by itself after two minutes.
  */
 @Configuration(proxyBeanMethods = false)
@@ -25,6 +26,12 @@ public class TickingLeaderApplication {
 	static final String GROUP = "ticks";
 
 	private static final long LIFETIME_MILLIS = 120_000;
+
+	/**
+	 * Whether each tick line also gives the wall-clock time the tick began, as
+	 * {@code tick <n> at <millis>}.
+	 */
+	static final boolean STAMPED = Boolean.getBoolean("ticks.stamped");
 
 	@Bean
 	TickJob tickJob() {
@@ -53,7 +60,9 @@ public class TickingLeaderApplication {
 		@ZkLeader(GROUP)
 		@Scheduled(fixedDelay = 50)
 		public void tick() {
-			System.out.println("tick " + this.ticks.incrementAndGet());
+			long at = System.currentTimeMillis();
+			int tick = this.ticks.incrementAndGet();
+			System.out.println(STAMPED ? "tick " + tick + " at " + at : "tick " + tick);
 		}
 
 		public int ticks() {

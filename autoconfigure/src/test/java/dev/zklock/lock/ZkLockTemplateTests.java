@@ -280,21 +280,21 @@ class ZkLockTemplateTests {
 		ZkLockTemplate two = this.support.template();
 		AtomicInteger done = new AtomicInteger();
 		Future<?> ab = this.executor.submit(() -> {
-			for (int i = 0; i < 500; i++) {
+			for (int i = 0; i < 1000; i++) {
 				one.execute(List.of("a", "b"), LockMode.EXCLUSIVE, Duration.ofSeconds(30), (lock) -> done.incrementAndGet());
 			}
 			return null;
 		});
 		Future<?> ba = this.executor.submit(() -> {
-			for (int i = 0; i < 500; i++) {
+			for (int i = 0; i < 1000; i++) {
 				two.execute(List.of("b", "a", "b"), LockMode.EXCLUSIVE, Duration.ofSeconds(30),
 						(lock) -> done.incrementAndGet());
 			}
 			return null;
 		});
-		ab.get(100, TimeUnit.SECONDS);
-		ba.get(100, TimeUnit.SECONDS);
-		assertThat(done.get()).isEqualTo(1000);
+		ab.get(200, TimeUnit.SECONDS);
+		ba.get(200, TimeUnit.SECONDS);
+		assertThat(done.get()).isEqualTo(2000);
 		one.execute(List.of("b", "a"), LockMode.EXCLUSIVE, null, (lock) -> {
 			assertThat(lock.key()).isEqualTo("b");
 			assertThat(ZkLockContext.find("a")).isPresent();
