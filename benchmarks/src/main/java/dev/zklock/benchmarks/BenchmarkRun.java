@@ -1,0 +1,144 @@
+package dev.zklock.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.report.Machine;
+import dev.zklock.benchmarks.report.Measurement;
+import dev.zklock.benchmarks.report.ReportWriter;
+import dev.zklock.benchmarks.report.RunReport;
+import dev.zklock.benchmarks.report.ServerDescription;
+import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.workload.LeaderFailover;
+import dev.zklock.benchmarks.workload.RequestsPerCycle;
+import dev.zklock.benchmarks.workload.ZooKeeperTarget;
+import dev.zklock.test.ZooKeeperEnsemble;
+
+/**
+ * Runs the whole benchmark set against each ZooKeeper setup in turn and writes the report:
+ * the JMH workloads, then the requests per lock cycle (standalone server only), then the
+ * leader failovers. Settings come from {@code bench.*} system properties (see
+ * {@link RunSettings}).
+ */
+public final class BenchmarkRun {
+
+	/** The JVM options of the JMH benchmark JVMs. */
+	static final List<String> BENCHMARK_JVM_ARGS = List.of("-Xms1g", "-Xmx1g");
+
+	private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+	private final RunSettings settings;
+
+	/**
+	 * Prepare a run.
+	 * @param settings its settings
+	 */
+	public BenchmarkRun(RunSettings settings) {
+		this.settings = settings;
+	}
+
+	/**
+	 * Run the benchmarks with the settings of the {@code bench.*} system properties.
+	 * @param args none
+	 * @throws Exception if the run fails
+	 */
+	public static void main(String[] args) throws Exception {
+		RunSettings settings = RunSettings.fromSystemProperties();
+		RunReport report = new BenchmarkRun(settings).run();
+		Path output = settings.output();
+		ReportWriter.write(report, output);
+		log("Wrote " + output.toAbsolutePath());
+		System.exit(0);
+	}
+
+	/**
+	 * Run every setup.
+	 * @return what was measured
+	 * @throws Exception if a benchmark or a server fails
+	 */
+	public RunReport run() throws Exception {
+		Instant started = Instant.now();
+		String loadBefore = Machine.loadAverage();
+		List<SetupReport> setups = new ArrayList<>();
+		for (ZooKeeperSetup setup : this.settings.setups()) {
+			setups.add(run(setup));
+		}
+		return new RunReport(this.settings, Machine.describe(), BENCHMARK_JVM_ARGS, started,
+				Duration.between(started, Instant.now()), loadBefore, Machine.loadAverage(), setups);
+	}
+
+	private SetupReport run(ZooKeeperSetup setup) throws Exception {
+		log("Starting the " + setup.label());
+		try (ZooKeeperEnsemble servers = setup.start(this.settings.tickTime(), this.settings.forceSync())) {
+			ServerDescription description = ServerDescription.of(servers);
+			List<RequestsPerCycle.Count> requests = List.of();
+			if (setup == ZooKeeperSetup.STANDALONE && this.settings.requestCycles() > 0) {
+				log("Counting requests per lock cycle (workload 7)");
+				requests = RequestsPerCycle.measure(servers.connectString(), servers.clientPort(1),
+						this.settings.requestCycles());
+			}
+			log("Running the JMH workloads");
+			List<Measurement> measurements = Measurement.of(jmh(servers.connectString(), setup));
+			List<LeaderFailover.Result> failovers = new ArrayList<>();
+			if (this.settings.failoverRepetitions() > 0) {
+				for (Election election : Election.values()) {
+					log("Measuring leader failovers of " + election.label() + " (workload 8)");
+					failovers.addAll(LeaderFailover.measure(servers.connectString(), election,
+							this.settings.failoverSessionTimeout(), this.settings.failoverRepetitions(),
+							this.settings.childJvmArgs()));
+				}
+			}
+			return new SetupReport(setup, description, measurements, requests, failovers);
+		}
+	}
+
+	private Collection<RunResult> jmh(String connectString, ZooKeeperSetup setup) throws IOException, RunnerException {
+		String childJvmArgs = String.join(" ", this.settings.childJvmArgs());
+		System.setProperty(ZooKeeperTarget.CONNECT_STRING_PROPERTY, connectString);
+		System.setProperty(ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY, childJvmArgs);
+		List<String> jvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
+		jvmArgs.add("-D" + ZooKeeperTarget.CONNECT_STRING_PROPERTY + "=" + connectString);
+		jvmArgs.add("-D" + ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY + "=" + childJvmArgs);
+		Path log = jmhLog(setup);
+		log("JMH output: " + log.toAbsolutePath());
+		Options options = new OptionsBuilder().include(this.settings.include())
+			.forks(this.settings.forks())
+			.warmupIterations(this.settings.warmupIterations())
+			.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
+			.measurementIterations(this.settings.iterations())
+			.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
+			.jvmArgs(jvmArgs.toArray(String[]::new))
+			.shouldFailOnError(true)
+			.timeout(TimeValue.minutes(5))
+			.output(log.toString())
+			.build();
+		return new Runner(options).run();
+	}
+
+	private Path jmhLog(ZooKeeperSetup setup) throws IOException {
+		Path folder = Files.createDirectories(this.settings.logs());
+		return folder.resolve("jmh-" + setup.id() + ".log");
+	}
+
+	static void log(String message) {
+		System.out.println(CLOCK.format(LocalTime.now()) + " " + message);
+		System.out.flush();
+	}
+
+}

@@ -1,0 +1,87 @@
+package dev.zklock.benchmarks.library;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.utils.ZKPaths;
+
+/**
+ * Curator's {@code InterProcessMutex} and {@code InterProcessReadWriteLock} used directly, one
+ * instance per key shared by the threads of the process: the best a user can do by hand.
+ */
+final class CuratorLocks implements ExclusiveLocks, SharedLocks, SkippingLocks {
+
+	private final CuratorFramework client;
+
+	private final String basePath;
+
+	private final long waitSeconds;
+
+	private final Map<String, InterProcessMutex> mutexes = new ConcurrentHashMap<>();
+
+	private final Map<String, InterProcessReadWriteLock> readWriteLocks = new ConcurrentHashMap<>();
+
+	CuratorLocks(CuratorFramework client, String basePath, long waitSeconds) {
+		this.client = client;
+		this.basePath = basePath;
+		this.waitSeconds = waitSeconds;
+	}
+
+	@Override
+	public void runExclusive(String key, Runnable work) throws Exception {
+		InterProcessMutex mutex = mutex(key);
+		if (!mutex.acquire(this.waitSeconds, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Timed out waiting for the lock on " + key);
+		}
+		try {
+			work.run();
+		}
+		finally {
+			mutex.release();
+		}
+	}
+
+	@Override
+	public void runShared(String key, Runnable work) throws Exception {
+		InterProcessMutex readLock = this.readWriteLocks
+			.computeIfAbsent(key, (k) -> new InterProcessReadWriteLock(this.client, path("rw", k)))
+			.readLock();
+		if (!readLock.acquire(this.waitSeconds, TimeUnit.SECONDS)) {
+			throw new IllegalStateException("Timed out waiting for the read lock on " + key);
+		}
+		try {
+			work.run();
+		}
+		finally {
+			readLock.release();
+		}
+	}
+
+	@Override
+	public boolean runIfFree(String key, Runnable work) throws Exception {
+		InterProcessMutex mutex = mutex(key);
+		if (!mutex.acquire(0, TimeUnit.MILLISECONDS)) {
+			return false;
+		}
+		try {
+			work.run();
+			return true;
+		}
+		finally {
+			mutex.release();
+		}
+	}
+
+	private InterProcessMutex mutex(String key) {
+		return this.mutexes.computeIfAbsent(key, (k) -> new InterProcessMutex(this.client, path("mutex", k)));
+	}
+
+	private String path(String kind, String key) {
+		return ZKPaths.makePath(this.basePath, kind, key);
+	}
+
+}

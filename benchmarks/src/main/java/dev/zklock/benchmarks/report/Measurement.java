@@ -1,0 +1,97 @@
+package dev.zklock.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * The figures of one JMH benchmark method with one set of parameters: one value per
+ * measurement iteration of every fork. Lock cycles are sampled one by one (mode
+ * {@code SampleTime}), which gives throughput and percentiles; calls too short to time one by
+ * one are averaged (mode {@code AverageTime}).
+ *
+ * @param benchmark the benchmark class
+ * @param method the benchmark method
+ * @param library the id of the library under test
+ * @param params the other parameters, by name
+ * @param threads the benchmark threads
+ * @param throughput operations per second of all threads together, per iteration (sampled)
+ * @param p50Micros median time of an operation in microseconds, per iteration (sampled)
+ * @param p99Micros 99th percentile of that time, per iteration (sampled)
+ * @param averageNanos average time of an operation in nanoseconds, per iteration (averaged)
+ */
+public record Measurement(String benchmark, String method, String library, Map<String, String> params, int threads,
+		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos) {
+
+	private static final String LIBRARY_PARAM = "library";
+
+	/**
+	 * Take the figures out of JMH's results.
+	 * @param results the results of a JMH run
+	 * @return one measurement per benchmark method and parameters
+	 */
+	public static List<Measurement> of(Collection<RunResult> results) {
+		List<Measurement> measurements = new ArrayList<>();
+		for (RunResult result : results) {
+			measurements.add(of(result));
+		}
+		return measurements;
+	}
+
+	private static Measurement of(RunResult result) {
+		BenchmarkParams params = result.getParams();
+		if (params.getMode() != Mode.SampleTime && params.getMode() != Mode.AverageTime) {
+			throw new IllegalStateException(params.getBenchmark() + " runs in mode " + params.getMode()
+					+ "; the report reads sampled and average times only");
+		}
+		String benchmark = params.getBenchmark();
+		int dot = benchmark.lastIndexOf('.');
+		Map<String, String> others = new LinkedHashMap<>();
+		for (String key : params.getParamsKeys()) {
+			if (!key.equals(LIBRARY_PARAM)) {
+				others.put(key, params.getParam(key));
+			}
+		}
+		double nanosPerUnit = TimeUnit.NANOSECONDS.convert(1, params.getTimeUnit());
+		List<Double> throughput = new ArrayList<>();
+		List<Double> p50 = new ArrayList<>();
+		List<Double> p99 = new ArrayList<>();
+		List<Double> average = new ArrayList<>();
+		for (BenchmarkResult fork : result.getBenchmarkResults()) {
+			for (IterationResult iteration : fork.getIterationResults()) {
+				Result<?> primary = iteration.getPrimaryResult();
+				double meanNanos = primary.getScore() * nanosPerUnit;
+				if (params.getMode() == Mode.AverageTime) {
+					average.add(meanNanos);
+					continue;
+				}
+				throughput.add(params.getThreads() * 1e9 / meanNanos);
+				p50.add(primary.getStatistics().getPercentile(50) * nanosPerUnit / 1000);
+				p99.add(primary.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
+			}
+		}
+		return new Measurement(benchmark.substring(0, dot), benchmark.substring(dot + 1),
+				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average);
+	}
+
+	/**
+	 * Return whether this measures the same case as another, but for the library.
+	 * @param other the other measurement
+	 * @return whether only the library differs
+	 */
+	public boolean sameCaseAs(Measurement other) {
+		return this.benchmark.equals(other.benchmark) && this.method.equals(other.method)
+				&& this.params.equals(other.params);
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.zklock.benchmarks.report;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The median of some values with their 25th and 75th percentiles.
+ *
+ * @param median the median
+ * @param p25 the 25th percentile
+ * @param p75 the 75th percentile
+ * @param count how many values there were
+ */
+public record Spread(double median, double p25, double p75, int count) {
+
+	/**
+	 * Summarize values; percentiles interpolate linearly between the nearest values.
+	 * @param values the values, at least one
+	 * @return their spread
+	 */
+	public static Spread of(List<Double> values) {
+		if (values.isEmpty()) {
+			throw new IllegalArgumentException("No values to summarize");
+		}
+		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
+		Arrays.sort(sorted);
+		return new Spread(percentile(sorted, 0.5), percentile(sorted, 0.25), percentile(sorted, 0.75), sorted.length);
+	}
+
+	private static double percentile(double[] sorted, double fraction) {
+		double position = fraction * (sorted.length - 1);
+		int below = (int) Math.floor(position);
+		int above = (int) Math.ceil(position);
+		return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+	}
+
+	/**
+	 * Return this spread as the report shows it: {@code median (p25–p75)}.
+	 * @return the text
+	 */
+	public String format() {
+		if (this.count == 1 || this.p25 == this.p75) {
+			return number(this.median);
+		}
+		return number(this.median) + " (" + number(this.p25) + "–" + number(this.p75) + ")";
+	}
+
+	/**
+	 * Format a number with three significant digits, and no decimals from 100 up.
+	 * @param value the number
+	 * @return the text
+	 */
+	public static String number(double value) {
+		if (Double.isNaN(value) || Double.isInfinite(value)) {
+			return "n/a";
+		}
+		double magnitude = Math.abs(value);
+		if (magnitude >= 100) {
+			return String.format(Locale.ROOT, "%,d", Math.round(value));
+		}
+		if (magnitude >= 10) {
+			return String.format(Locale.ROOT, "%.1f", value);
+		}
+		if (magnitude >= 1) {
+			return String.format(Locale.ROOT, "%.2f", value);
+		}
+		return String.format(Locale.ROOT, "%.3g", value);
+	}
+
+}

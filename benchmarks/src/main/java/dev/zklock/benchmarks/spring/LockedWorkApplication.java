@@ -1,0 +1,19 @@
+package dev.zklock.benchmarks.spring;
+
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * An application with one {@code @ZkLocked} bean.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableAutoConfiguration
+public class LockedWorkApplication {
+
+	@Bean
+	LockedWork lockedWork() {
+		return new LockedWork();
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.zklock.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.library.Library;
+import dev.zklock.benchmarks.report.Measurement;
+import dev.zklock.benchmarks.report.ReportWriter;
+import dev.zklock.benchmarks.report.RunReport;
+import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.workload.LeaderFailover;
+import dev.zklock.benchmarks.workload.RequestsPerCycle;
+import dev.zklock.benchmarks.workload.RequestsPerCycle.Kind;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+/**
+ * Smoke run of the whole benchmark set against a standalone server, with the tiny settings of
+ * the {@code test} profile, so that the benchmarks never rot. Nothing here judges speed: it
+ * checks that every benchmark ran and produced figures, that the request counting counts, and
+ * that the report is written.
+ */
+class BenchmarkRunTests {
+
+	@Test
+	void everyWorkloadRunsAndTheReportIsWritten(@TempDir Path folder) throws Exception {
+		Path output = folder.resolve("BENCHMARKS.md");
+		RunSettings settings = RunSettings.of(Map.of("profile", "test", "output", output.toString(), "command",
+				"./mvnw -pl benchmarks -am verify"));
+		RunReport report = new BenchmarkRun(settings).run();
+		ReportWriter.write(report, output);
+
+		assertThat(report.setups()).hasSize(1);
+		SetupReport standalone = report.setups().get(0);
+		assertThat(standalone.measurements()).extracting(BenchmarkRunTests::describe)
+			.containsExactlyInAnyOrder("UncontendedBenchmark.oneThread floor {}",
+					"UncontendedBenchmark.oneThread curator {}",
+					"UncontendedBenchmark.oneThread spring-integration {}",
+					"UncontendedBenchmark.oneThread zklock {}",
+					"UncontendedBenchmark.oneThread zklocked {}",
+					"SkipIfLockedBenchmark.oneThread shedlock {lock=free}",
+					"SkipIfLockedBenchmark.oneThread curator {lock=free}",
+					"SkipIfLockedBenchmark.oneThread zklock {lock=free}",
+					"SkipIfLockedBenchmark.oneThread shedlock {lock=held}",
+					"SkipIfLockedBenchmark.oneThread curator {lock=held}",
+					"SkipIfLockedBenchmark.oneThread zklock {lock=held}",
+					"OneKeyContendedBenchmark.eightThreads curator {}",
+					"OneKeyContendedBenchmark.eightThreads spring-integration {}",
+					"OneKeyContendedBenchmark.eightThreads zklock {}",
+					"OneKeyContendedBenchmark.thirtyTwoThreads curator {}",
+					"OneKeyContendedBenchmark.thirtyTwoThreads spring-integration {}",
+					"OneKeyContendedBenchmark.thirtyTwoThreads zklock {}",
+					"DistinctKeysBenchmark.eightThreads curator {}",
+					"DistinctKeysBenchmark.eightThreads spring-integration {}",
+					"DistinctKeysBenchmark.eightThreads zklock {}",
+					"TwoProcessesBenchmark.eightThreadsEach curator {}",
+					"TwoProcessesBenchmark.eightThreadsEach spring-integration {}",
+					"TwoProcessesBenchmark.eightThreadsEach zklock {}",
+					"SharedBenchmark.eightThreads curator {}",
+					"SharedBenchmark.eightThreads zklock {}",
+					"LeaderCheckBenchmark.call curator {role=leader}",
+					"LeaderCheckBenchmark.call zkleader {role=leader}",
+					"LeaderCheckBenchmark.call curator {role=non-leader}",
+					"LeaderCheckBenchmark.call zkleader {role=non-leader}");
+		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
+			if (measurement.method().equals("call")) {
+				assertThat(measurement.averageNanos()).hasSize(settings.iterations())
+					.allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.throughput()).isEmpty();
+			}
+			else {
+				assertThat(measurement.throughput()).hasSize(settings.iterations())
+					.allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.p50Micros()).allSatisfy((value) -> assertThat(value).isPositive());
+				assertThat(measurement.p99Micros()).allSatisfy((value) -> assertThat(value).isPositive());
+			}
+		});
+
+		assertThat(standalone.requests()).extracting(RequestsPerCycle.Count::subject)
+			.containsExactlyElementsOf(RequestsPerCycle.CASES);
+		assertThat(count(standalone.requests(), Library.FLOOR, Kind.EXCLUSIVE)).as("the floor: create and delete")
+			.isEqualTo(new double[] { 2, 2 });
+		assertThat(count(standalone.requests(), Library.SHEDLOCK, Kind.SKIP_IF_HELD))
+			.as("ShedLock skipping a held lock: one read").isEqualTo(new double[] { 1, 0 });
+		assertThat(standalone.requests()).allSatisfy((count) -> assertThat(count.requests()).isGreaterThanOrEqualTo(1));
+
+		assertThat(standalone.failovers()).extracting(LeaderFailover.Result::election, LeaderFailover.Result::shutdown)
+			.containsExactly(tuple(Election.CURATOR, LeaderFailover.Shutdown.GRACEFUL),
+					tuple(Election.CURATOR, LeaderFailover.Shutdown.KILL),
+					tuple(Election.ZKLEADER, LeaderFailover.Shutdown.GRACEFUL),
+					tuple(Election.ZKLEADER, LeaderFailover.Shutdown.KILL));
+		assertThat(standalone.failovers()).allSatisfy((result) -> {
+			assertThat(result.millis()).hasSize(1).allSatisfy((millis) -> assertThat(millis).isPositive());
+			assertThat(result.sessionTimeoutMillis()).isEqualTo(1000);
+		});
+
+		String markdown = Files.readString(output);
+		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
+				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
+				"#### 1s. Scheduled job", "#### 2. One key", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
+				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
+				"#### 8. Leader failover",
+				"`./mvnw -pl benchmarks -am verify`");
+		assertThat(markdown).doesNotContain("n/a", "no baseline");
+	}
+
+	private static String describe(Measurement measurement) {
+		String benchmark = measurement.benchmark();
+		return benchmark.substring(benchmark.lastIndexOf('.') + 1) + "." + measurement.method() + " "
+				+ measurement.library() + " " + measurement.params();
+	}
+
+	private static double[] count(List<RequestsPerCycle.Count> counts, Library library, Kind kind) {
+		RequestsPerCycle.Count count = counts.stream()
+			.filter((candidate) -> candidate.subject().equals(new RequestsPerCycle.Case(library, kind)))
+			.findFirst()
+			.orElseThrow();
+		return new double[] { count.requests(), count.writes() };
+	}
+
+}
