@@ -33,6 +33,13 @@ final class Deadline {
 		return new Deadline(waitTime);
 	}
 
+	/**
+	 * Return whether the caller wants the lock only if it is free now.
+	 */
+	boolean isNoWait() {
+		return this.waitTime.isZero();
+	}
+
 	boolean isForever() {
 		return this.forever;
 	}

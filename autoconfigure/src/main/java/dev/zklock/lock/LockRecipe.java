@@ -58,6 +58,9 @@ final class LockRecipe {
 	 */
 	@Nullable LockNode acquire(String lockPath, Waiter waiter, Deadline deadline) throws InterruptedException {
 		try {
+			if (deadline.isNoWait() && visiblyHeld(lockPath, waiter, deadline)) {
+				return null;
+			}
 			while (true) {
 				LockNode node = create(lockPath, waiter, deadline);
 				if (node == null) {
@@ -110,6 +113,28 @@ final class LockRecipe {
 		catch (Exception ex) {
 			logger.warn("Could not delete lock node " + node.path() + "; it goes with its session", ex);
 		}
+	}
+
+	/**
+	 * Return whether a request that will not wait would be refused anyway: someone holds or
+	 * queues for the lock in a way that excludes the mode. One read instead of a create and a
+	 * delete, for the common "skip if another instance holds it" call.
+	 */
+	private boolean visiblyHeld(String lockPath, Waiter waiter, Deadline deadline) throws Exception {
+		List<String> children;
+		try {
+			ensureConnected(waiter.key(), deadline);
+			children = this.watchdog.call(deadline.requestNanos(), () -> this.client.getChildren().forPath(lockPath));
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return false;
+		}
+		for (String child : children) {
+			if (child.contains(WRITE) || (waiter.mode() == LockMode.EXCLUSIVE && child.contains(READ))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private @Nullable LockNode create(String lockPath, Waiter waiter, Deadline deadline) throws Exception {

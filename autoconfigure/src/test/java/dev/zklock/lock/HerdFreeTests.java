@@ -96,7 +96,7 @@ class HerdFreeTests {
 		return watches;
 	}
 
-	private static String fourLetterWord(ZooKeeperTestServer server, String command) throws Exception {
+	static String fourLetterWord(ZooKeeperTestServer server, String command) throws Exception {
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.getPort())) {
 			socket.setSoTimeout(5000);
 			OutputStream out = socket.getOutputStream();
