@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -36,6 +37,8 @@ final class LockRecipe {
 	static final String WRITE = "__WRIT__";
 
 	private static final byte[] NO_DATA = new byte[0];
+
+	private static final long RELEASE_WAIT_MILLIS = 2000;
 
 	private final CuratorFramework client;
 
@@ -103,12 +106,24 @@ final class LockRecipe {
 	}
 
 	/**
-	 * Release a held lock, or abandon a request: the node is deleted in the background, and
-	 * again after a reconnection if need be, until it is gone or its session ends.
+	 * Release a held lock, or abandon a request: delete the node and, while connected, wait for
+	 * the server to confirm (at most {@link #RELEASE_WAIT_MILLIS}), so that when a call returns
+	 * its lock is free for every other session. The delete is guaranteed: if it cannot be done
+	 * now, Curator does it after reconnecting, and the node goes with its session in any case.
 	 */
 	void release(LockNode node) {
+		CountDownLatch deleted = new CountDownLatch(1);
 		try {
-			this.client.delete().guaranteed().inBackground().forPath(node.path());
+			this.client.delete()
+				.guaranteed()
+				.inBackground((client, event) -> deleted.countDown())
+				.forPath(node.path());
+			if (isConnected() && !deleted.await(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+				logger.debug("Lock node " + node.path() + " not deleted yet; deletion goes on in the background");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 		catch (Exception ex) {
 			logger.warn("Could not delete lock node " + node.path() + "; it goes with its session", ex);
