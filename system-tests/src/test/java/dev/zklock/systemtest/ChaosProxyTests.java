@@ -3,6 +3,7 @@ package dev.zklock.systemtest;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
@@ -131,6 +132,9 @@ class ChaosProxyTests {
 	@Test
 	void anUnreachableUpstreamClosesTheClientConnection() throws IOException {
 		this.b.close();
+		// The JDK may finish closing a listening socket only once its blocked acceptor wakes up.
+		InetSocketAddress closed = this.b.address();
+		await().atMost(Duration.ofSeconds(10)).until(() -> refuses(closed));
 		try (LineClient client = client(1, ANSWER_MILLIS)) {
 			client.send("hello");
 			assertClosed(client);
@@ -169,6 +173,16 @@ class ChaosProxyTests {
 
 	private static void assertSilent(LineClient client) {
 		assertThatExceptionOfType(SocketTimeoutException.class).isThrownBy(client::readLine);
+	}
+
+	private static boolean refuses(InetSocketAddress address) {
+		try (Socket socket = new Socket()) {
+			socket.connect(address, 1000);
+			return false;
+		}
+		catch (IOException ex) {
+			return true;
+		}
 	}
 
 	private static void assertClosed(LineClient client) throws IOException {
