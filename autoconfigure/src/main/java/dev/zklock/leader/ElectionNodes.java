@@ -1,15 +1,10 @@
 package dev.zklock.leader;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.WatcherRemoveCuratorFramework;
@@ -161,42 +156,6 @@ final class ElectionNodes {
 		}
 		catch (Exception ex) {
 			// Only thrown for a background operation that could not be queued: the client is closed.
-		}
-	}
-
-	/**
-	 * Ask the leader of the ensemble, not just the server we are connected to, whether the node
-	 * exists: a sync, then a read, waiting at most the given time.
-	 * @return the node's stat, or {@code null} if it is gone
-	 * @throws TimeoutException if no answer came in time
-	 * @throws Exception if the server could not answer (connection loss, expired session)
-	 */
-	@Nullable Stat confirm(String path, Duration timeout) throws Exception {
-		CompletableFuture<@Nullable Stat> answer = new CompletableFuture<>();
-		this.client.sync().inBackground((client, synced) -> {
-			try {
-				client.checkExists().inBackground((c, event) -> {
-					int code = event.getResultCode();
-					if (code == KeeperException.Code.OK.intValue()) {
-						answer.complete(event.getStat());
-					}
-					else if (code == KeeperException.Code.NONODE.intValue()) {
-						answer.complete(null);
-					}
-					else {
-						answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
-					}
-				}).forPath(path);
-			}
-			catch (Exception ex) {
-				answer.completeExceptionally(ex);
-			}
-		}).forPath(path);
-		try {
-			return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
 		}
 	}
 

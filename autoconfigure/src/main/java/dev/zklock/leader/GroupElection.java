@@ -14,6 +14,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.lock.NodeConfirmation;
 import dev.zklock.lock.PauseMonitor;
 
 /**
@@ -91,7 +92,7 @@ final class GroupElection {
 			return false;
 		}
 		try {
-			Stat own = this.nodes.confirm(path, CONFIRM_TIMEOUT);
+			Stat own = NodeConfirmation.nodeStat(this.client, path, CONFIRM_TIMEOUT);
 			if (own == null || own.getEphemeralOwner() != this.nodes.sessionId()) {
 				this.state.nodeGone(path);
 				this.thread.requestCheck();

@@ -84,7 +84,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
-		this.pauseMonitor = new PauseMonitor(() -> sessionTimeoutMillis(client));
+		this.pauseMonitor = PauseMonitor.forClient(client);
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
 	}
@@ -216,11 +216,6 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		stop();
 		this.events.close();
 		this.pauseMonitor.close();
-	}
-
-	private static long sessionTimeoutMillis(CuratorFramework client) {
-		int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
-		return (negotiated > 0) ? negotiated : 10_000;
 	}
 
 	private GroupElection election(String group) {

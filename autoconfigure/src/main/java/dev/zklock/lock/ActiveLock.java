@@ -1,8 +1,7 @@
 package dev.zklock.lock;
 
+import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -20,7 +19,7 @@ final class ActiveLock {
 
 	private static final Log logger = LogFactory.getLog(ActiveLock.class);
 
-	private static final long CONFIRM_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(5);
+	private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(5);
 
 	enum State {
 
@@ -42,8 +41,6 @@ final class ActiveLock {
 
 	private final PauseMonitor pauseMonitor;
 
-	private final RequestWatchdog watchdog;
-
 	private final LockCallListener listener;
 
 	private volatile State state = State.VALID;
@@ -53,14 +50,13 @@ final class ActiveLock {
 	private volatile long confirmedAt = System.nanoTime();
 
 	ActiveLock(String key, LockMode mode, LockNode node, CuratorFramework client, PauseMonitor pauseMonitor,
-			RequestWatchdog watchdog, LockCallListener listener) {
+			LockCallListener listener) {
 		this.key = key;
 		this.mode = mode;
 		this.node = node;
 		this.holder = Thread.currentThread();
 		this.client = client;
 		this.pauseMonitor = pauseMonitor;
-		this.watchdog = watchdog;
 		this.listener = listener;
 	}
 
@@ -148,13 +144,7 @@ final class ActiveLock {
 	private boolean confirm() {
 		long started = System.nanoTime();
 		try {
-			CountDownLatch synced = new CountDownLatch(1);
-			this.client.sync().inBackground((client, event) -> synced.countDown()).forPath(this.node.path());
-			if (!synced.await(CONFIRM_TIMEOUT_NANOS, TimeUnit.NANOSECONDS)) {
-				return inDoubtAfterPause();
-			}
-			Stat stat = this.watchdog.call(CONFIRM_TIMEOUT_NANOS,
-					() -> this.client.checkExists().forPath(this.node.path()));
+			Stat stat = NodeConfirmation.nodeStat(this.client, this.node.path(), CONFIRM_TIMEOUT);
 			if (stat == null || stat.getEphemeralOwner() != this.node.sessionId()) {
 				lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
 				return false;

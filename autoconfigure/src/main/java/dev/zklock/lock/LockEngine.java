@@ -55,7 +55,7 @@ public final class LockEngine implements AutoCloseable {
 	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener) {
 		this.client = client;
 		this.listener = listener;
-		this.pauseMonitor = new PauseMonitor(this::sessionTimeoutMillis);
+		this.pauseMonitor = PauseMonitor.forClient(client);
 		this.guard = new SessionGuard(interruptOnLost);
 		this.recipe = new LockRecipe(client, this.watchdog);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> ZKPaths.makePath(basePath, LockKeys.encode(key)));
@@ -153,15 +153,9 @@ public final class LockEngine implements AutoCloseable {
 		if (node == null) {
 			return null;
 		}
-		ActiveLock lock = new ActiveLock(key, mode, node, this.client, this.pauseMonitor, this.watchdog,
-				this.listener);
+		ActiveLock lock = new ActiveLock(key, mode, node, this.client, this.pauseMonitor, this.listener);
 		this.guard.add(lock, this.client);
 		return new Hold(lock, mode, true);
-	}
-
-	private long sessionTimeoutMillis() {
-		int negotiated = this.client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
-		return (negotiated > 0) ? negotiated : 10_000;
 	}
 
 	@Override

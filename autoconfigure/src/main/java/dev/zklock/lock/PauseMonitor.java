@@ -5,6 +5,7 @@ import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
 
 /**
  * Notices process pauses (a long GC, SIGSTOP, a frozen VM) with a heartbeat thread on the
@@ -30,6 +31,19 @@ public final class PauseMonitor implements AutoCloseable {
 	private volatile long lastPauseDetected = Long.MIN_VALUE;
 
 	private volatile boolean running = true;
+
+	/**
+	 * Create and start a monitor for the sessions of the given client: pauses longer than a
+	 * tenth of its negotiated session timeout count (10 s is assumed until it has connected).
+	 * @param client the client
+	 * @return the started monitor
+	 */
+	public static PauseMonitor forClient(CuratorFramework client) {
+		return new PauseMonitor(() -> {
+			int negotiated = client.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+			return (negotiated > 0) ? negotiated : 10_000;
+		});
+	}
 
 	/**
 	 * Create and start a monitor.

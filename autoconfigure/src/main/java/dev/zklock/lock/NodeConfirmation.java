@@ -1,0 +1,62 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Confirms with the server that a node of ours still exists, after a process pause that the
+ * session may not have survived. Internal: shared by held locks and the leadership.
+ */
+public final class NodeConfirmation {
+
+	private NodeConfirmation() {
+	}
+
+	/**
+	 * Ask the leader of the ensemble, not just the server the client is connected to, whether the
+	 * node exists: a sync, then a read, waiting at most the given time in all.
+	 * @param client the client
+	 * @param path the node
+	 * @param timeout how long to wait for the answer
+	 * @return the node's stat, or {@code null} if it is gone
+	 * @throws TimeoutException if no answer came in time
+	 * @throws Exception if the server could not answer (connection loss, expired session)
+	 */
+	public static @Nullable Stat nodeStat(CuratorFramework client, String path, Duration timeout) throws Exception {
+		CompletableFuture<@Nullable Stat> answer = new CompletableFuture<>();
+		client.sync().inBackground((c, synced) -> {
+			try {
+				c.checkExists().inBackground((c2, event) -> {
+					int code = event.getResultCode();
+					if (code == KeeperException.Code.OK.intValue()) {
+						answer.complete(event.getStat());
+					}
+					else if (code == KeeperException.Code.NONODE.intValue()) {
+						answer.complete(null);
+					}
+					else {
+						answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
+					}
+				}).forPath(path);
+			}
+			catch (Exception ex) {
+				answer.completeExceptionally(ex);
+			}
+		}).forPath(path);
+		try {
+			return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
+	}
+
+}
