@@ -17,7 +17,7 @@ import dev.zklock.LockMode;
 public record HeldLockInfo(String key, LockMode mode, String thread, Instant since, long fencingToken, String state) {
 
 	static HeldLockInfo of(ActiveLock lock) {
-		return new HeldLockInfo(lock.key(), lock.mode(), lock.holder().getName(), lock.since(), lock.node().czxid(),
+		return new HeldLockInfo(lock.key(), lock.mode(), lock.holder().getName(), lock.since(), lock.node().grantToken(),
 				lock.state().name());
 	}
 

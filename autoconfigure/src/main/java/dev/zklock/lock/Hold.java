@@ -20,7 +20,7 @@ record Hold(ActiveLock lock, LockMode mode, boolean owner) implements HeldLock {
 
 	@Override
 	public long fencingToken() {
-		return this.lock.node().czxid();
+		return this.lock.node().grantToken();
 	}
 
 	@Override

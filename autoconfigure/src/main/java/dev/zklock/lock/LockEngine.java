@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -28,6 +29,12 @@ public final class LockEngine implements AutoCloseable {
 	private final PauseMonitor pauseMonitor;
 
 	private final SessionGuard guard;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final Stalls stalls;
+
+	private final KeyNodes keyNodes = new KeyNodes();
 
 	private final LockRecipe recipe;
 
@@ -56,8 +63,10 @@ public final class LockEngine implements AutoCloseable {
 		this.client = client;
 		this.listener = listener;
 		this.pauseMonitor = PauseMonitor.forClient(client);
-		this.guard = new SessionGuard(interruptOnLost);
-		this.recipe = new LockRecipe(client, this.watchdog);
+		this.scheduler = LockScheduler.create();
+		this.stalls = new Stalls(client, this.scheduler);
+		this.guard = new SessionGuard(interruptOnLost, this.stalls);
+		this.recipe = new LockRecipe(client, this.watchdog, this.keyNodes, this.stalls);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> ZKPaths.makePath(basePath, LockKeys.encode(key)));
 		client.getConnectionStateListenable().addListener(this.guard);
 	}
@@ -106,7 +115,7 @@ public final class LockEngine implements AutoCloseable {
 			ThreadHolds.remove(hold);
 			if (hold.owner()) {
 				this.guard.remove(hold.lock());
-				this.recipe.release(hold.lock().node());
+				this.recipe.release(hold.lock().node(), true);
 			}
 		}
 	}
@@ -163,6 +172,7 @@ public final class LockEngine implements AutoCloseable {
 		this.client.getConnectionStateListenable().removeListener(this.guard);
 		this.pauseMonitor.close();
 		this.watchdog.close();
+		this.scheduler.shutdownNow();
 	}
 
 }

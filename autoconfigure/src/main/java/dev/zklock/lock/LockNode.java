@@ -1,11 +1,15 @@
 package dev.zklock.lock;
 
+import dev.zklock.LockMode;
+
 /**
- * The node one holder created for one lock.
+ * A lock node of this instance that holds its key.
  *
  * @param path the node's full path (without the client's namespace)
- * @param czxid the zxid that created the node: the fencing token
  * @param sessionId the session that owns the ephemeral node
+ * @param mode the node's mode
+ * @param grantToken the fencing token of the node's first grant: a zxid later than every token
+ * granted on the key before (see {@code docs/lock-core.md})
  */
-record LockNode(String path, long czxid, long sessionId) {
+record LockNode(String path, long sessionId, LockMode mode, long grantToken) {
 }

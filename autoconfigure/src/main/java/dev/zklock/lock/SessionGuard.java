@@ -25,8 +25,11 @@ final class SessionGuard implements ConnectionStateListener {
 
 	private final boolean interruptOnLost;
 
-	SessionGuard(boolean interruptOnLost) {
+	private final Stalls stalls;
+
+	SessionGuard(boolean interruptOnLost, Stalls stalls) {
 		this.interruptOnLost = interruptOnLost;
+		this.stalls = stalls;
 	}
 
 	Set<ActiveLock> held() {
@@ -88,15 +91,13 @@ final class SessionGuard implements ConnectionStateListener {
 			}
 		}
 		this.waiting.forEach(Waiter::signal);
+		if (newState.isConnected()) {
+			this.stalls.connected();
+		}
 	}
 
 	private static long currentSessionId(CuratorFramework client) {
-		try {
-			return client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			return 0;
-		}
+		return LockNodes.sessionId(client);
 	}
 
 }
