@@ -15,6 +15,7 @@ import dev.zklock.lock.HeldLockInfo;
 import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
+import dev.zklock.lock.LockSettings;
 import dev.zklock.lock.LockKeys;
 import dev.zklock.lock.WaitingCallInfo;
 
@@ -69,7 +70,24 @@ public class ZkLockTemplate implements AutoCloseable {
 	 */
 	public ZkLockTemplate(CuratorFramework client, String basePath, Duration defaultWaitTime, boolean interruptOnLost,
 			LockCallListener listener) {
-		this.engine = new LockEngine(client, basePath, interruptOnLost, listener);
+		this(client, basePath, defaultWaitTime, interruptOnLost, listener, LockSettings.DEFAULTS);
+	}
+
+	/**
+	 * Create a template with the given way of sharing lock nodes among the calls of this
+	 * instance.
+	 * @param client the started client
+	 * @param basePath the path under which each key gets its node
+	 * @param defaultWaitTime the wait time used when a call names none
+	 * @param interruptOnLost whether to interrupt a holder's thread when its lock is lost with
+	 * the session
+	 * @param listener told of every call and every lock lost
+	 * @param settings local handoff and kept locks ({@link LockSettings#PER_CALL} for a node per
+	 * call)
+	 */
+	public ZkLockTemplate(CuratorFramework client, String basePath, Duration defaultWaitTime, boolean interruptOnLost,
+			LockCallListener listener, LockSettings settings) {
+		this.engine = new LockEngine(client, basePath, interruptOnLost, listener, settings);
 		this.defaultWaitTime = defaultWaitTime;
 		this.listener = listener;
 	}

@@ -2,18 +2,24 @@ package dev.zklock.lock;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
+import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 
 /**
- * A lock this process holds: its node, its holder, and whether it is certainly still held.
- * Connection changes move it between {@code VALID}, {@code IN_DOUBT} and {@code LOST}; after a
- * possible process pause it is trusted again only once the server has confirmed it.
+ * A lock node this instance holds, whether one call uses it, several calls in turn, or none (a
+ * kept lock), and whether it is certainly still held. Connection changes move it between
+ * {@code VALID}, {@code IN_DOUBT} and {@code LOST}; after a possible process pause it is trusted
+ * again only once the server has confirmed it. Every local grant made on it sees its state.
  */
 final class ActiveLock {
 
@@ -29,11 +35,7 @@ final class ActiveLock {
 
 	private final String key;
 
-	private final LockMode mode;
-
 	private final LockNode node;
-
-	private final Thread holder;
 
 	private final Instant since = Instant.now();
 
@@ -43,21 +45,33 @@ final class ActiveLock {
 
 	private final LockCallListener listener;
 
+	private final Runnable onChange;
+
+	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+
+	private final ReentrantLock tokenLock = new ReentrantLock();
+
 	private volatile State state = State.VALID;
 
 	private volatile String reason = "";
 
 	private volatile long confirmedAt = System.nanoTime();
 
-	ActiveLock(String key, LockMode mode, LockNode node, CuratorFramework client, PauseMonitor pauseMonitor,
-			LockCallListener listener) {
+	private long latestToken;
+
+	/**
+	 * Create the state of a node that was just granted.
+	 * @param onChange told after every state change, outside this object's lock
+	 */
+	ActiveLock(String key, LockNode node, CuratorFramework client, PauseMonitor pauseMonitor,
+			LockCallListener listener, Runnable onChange) {
 		this.key = key;
-		this.mode = mode;
 		this.node = node;
-		this.holder = Thread.currentThread();
 		this.client = client;
 		this.pauseMonitor = pauseMonitor;
 		this.listener = listener;
+		this.onChange = onChange;
+		this.latestToken = node.grantToken();
 	}
 
 	String key() {
@@ -65,15 +79,11 @@ final class ActiveLock {
 	}
 
 	LockMode mode() {
-		return this.mode;
+		return this.node.mode();
 	}
 
 	LockNode node() {
 		return this.node;
-	}
-
-	Thread holder() {
-		return this.holder;
 	}
 
 	Instant since() {
@@ -86,6 +96,18 @@ final class ActiveLock {
 
 	String reason() {
 		return this.reason;
+	}
+
+	Set<Hold> holds() {
+		return this.holds;
+	}
+
+	void added(Hold hold) {
+		this.holds.add(hold);
+	}
+
+	void removed(Hold hold) {
+		this.holds.remove(hold);
 	}
 
 	/**
@@ -109,36 +131,88 @@ final class ActiveLock {
 		return this.state == State.VALID;
 	}
 
-	synchronized void suspend() {
-		if (this.state == State.VALID) {
-			this.state = State.IN_DOUBT;
-			this.reason = "the connection to ZooKeeper was suspended and has not been restored";
+	/**
+	 * Return a fencing token greater than every token granted on the key so far: a write to our
+	 * own node, whose zxid is later than all of them (see {@code docs/lock-core.md}).
+	 * @throws LockLostException if the node is not certainly held, or the write fails
+	 */
+	long newToken() {
+		if (!isValid()) {
+			throw new LockLostException(this.key, this.reason);
+		}
+		this.tokenLock.lock();
+		try {
+			Stat stat;
+			try {
+				stat = NodeConfirmation.write(this.client, this.node.path(), CONFIRM_TIMEOUT);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				lose("its node is gone from ZooKeeper", false);
+				throw new LockLostException(this.key, this.reason);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new LockLostException(this.key, "interrupted while taking a fencing token");
+			}
+			catch (Exception ex) {
+				throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);
+			}
+			this.latestToken = Math.max(this.latestToken, stat.getMzxid());
+			this.confirmedAt = System.nanoTime() - 1;
+			return stat.getMzxid();
+		}
+		finally {
+			this.tokenLock.unlock();
 		}
 	}
 
-	synchronized void reconnected(long sessionId) {
-		if (this.state == State.IN_DOUBT) {
-			if (sessionId == this.node.sessionId()) {
+	void suspend() {
+		boolean changed;
+		synchronized (this) {
+			changed = (this.state == State.VALID);
+			if (changed) {
+				this.state = State.IN_DOUBT;
+				this.reason = "the connection to ZooKeeper was suspended and has not been restored";
+			}
+		}
+		if (changed) {
+			this.onChange.run();
+		}
+	}
+
+	void reconnected(long sessionId) {
+		boolean changed = false;
+		synchronized (this) {
+			if (this.state == State.IN_DOUBT && sessionId == this.node.sessionId()) {
 				this.state = State.VALID;
 				this.reason = "";
+				changed = true;
 			}
-			else {
-				lose("the connection came back with a new ZooKeeper session", false);
-			}
+		}
+		if (this.state == State.IN_DOUBT) {
+			lose("the connection came back with a new ZooKeeper session", false);
+		}
+		else if (changed) {
+			this.onChange.run();
 		}
 	}
 
-	synchronized void lose(String why, boolean interrupt) {
-		if (this.state == State.LOST) {
-			return;
+	void lose(String why, boolean interrupt) {
+		synchronized (this) {
+			if (this.state == State.LOST) {
+				return;
+			}
+			this.state = State.LOST;
+			this.reason = why;
 		}
-		this.state = State.LOST;
-		this.reason = why;
-		logger.error("Lock on key '" + this.key + "' held by thread '" + this.holder.getName() + "' was lost: " + why);
-		if (interrupt) {
-			this.holder.interrupt();
+		for (Hold hold : this.holds) {
+			logger.error("Lock on key '" + this.key + "' held by thread '" + hold.holderName() + "' was lost: " + why);
+			if (interrupt) {
+				hold.interruptHolder();
+			}
+			this.listener.lockLost(this.key, hold.mode());
 		}
-		this.listener.lockLost(this.key, this.mode);
+		this.onChange.run();
 	}
 
 	private boolean confirm() {

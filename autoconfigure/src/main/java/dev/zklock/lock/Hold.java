@@ -1,17 +1,107 @@
 package dev.zklock.lock;
 
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.HeldLock;
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 
 /**
- * One acquisition of a lock by a thread: the first one owns the node, reentrant ones share it.
- *
- * @param lock the lock
- * @param mode the mode this acquisition asked for
- * @param owner whether this acquisition created the node and releases it
+ * One local grant of a lock, to one call: the first acquisition of the key by the call owns the
+ * grant, reentrant ones share it. Its fencing token is its batch's (see {@link GrantBatch}).
  */
-record Hold(ActiveLock lock, LockMode mode, boolean owner) implements HeldLock {
+final class Hold implements HeldLock {
+
+	private final ActiveLock lock;
+
+	private final LockMode mode;
+
+	private final GrantBatch batch;
+
+	private final LockMode grantMode;
+
+	private final boolean owner;
+
+	private final Thread holder;
+
+	private final Instant since = Instant.now();
+
+	private volatile boolean released;
+
+	private @Nullable KeyLock keyLock;
+
+	Hold(ActiveLock lock, LockMode mode, GrantBatch batch, boolean owner, Thread holder) {
+		this(lock, mode, mode, batch, owner, holder);
+	}
+
+	private Hold(ActiveLock lock, LockMode mode, LockMode grantMode, GrantBatch batch, boolean owner, Thread holder) {
+		this.lock = lock;
+		this.mode = mode;
+		this.grantMode = grantMode;
+		this.batch = batch;
+		this.owner = owner;
+		this.holder = holder;
+	}
+
+	/**
+	 * Return a reentrant acquisition of this grant.
+	 */
+	Hold reentered(LockMode mode) {
+		return new Hold(this.lock, mode, this.grantMode, this.batch, false, Thread.currentThread());
+	}
+
+	/**
+	 * Return the key's local state that made this grant, or {@code null} for a grant with a node
+	 * of its own.
+	 */
+	@Nullable KeyLock keyLock() {
+		return this.keyLock;
+	}
+
+	Hold madeBy(KeyLock keyLock) {
+		this.keyLock = keyLock;
+		return this;
+	}
+
+	/**
+	 * Return the mode of the grant this acquisition belongs to (the outermost one's).
+	 */
+	LockMode grantMode() {
+		return this.grantMode;
+	}
+
+	ActiveLock lock() {
+		return this.lock;
+	}
+
+	boolean owner() {
+		return this.owner;
+	}
+
+	Instant since() {
+		return this.since;
+	}
+
+	String holderName() {
+		return this.holder.getName();
+	}
+
+	void interruptHolder() {
+		this.holder.interrupt();
+	}
+
+	void released() {
+		this.released = true;
+	}
+
+	/**
+	 * Return the token if it is known without asking ZooKeeper, else 0.
+	 */
+	long knownToken() {
+		return this.batch.knownToken(this.lock);
+	}
 
 	@Override
 	public String key() {
@@ -19,25 +109,41 @@ record Hold(ActiveLock lock, LockMode mode, boolean owner) implements HeldLock {
 	}
 
 	@Override
+	public LockMode mode() {
+		return this.mode;
+	}
+
+	@Override
 	public long fencingToken() {
-		return this.lock.node().grantToken();
+		long known = knownToken();
+		if (known != 0) {
+			return known;
+		}
+		if (this.released) {
+			throw new IllegalStateException("The lock on key '" + key() + "' was released before its fencing token "
+					+ "was asked for: ask for the token inside the locked call");
+		}
+		return this.batch.token(this.lock);
 	}
 
 	@Override
 	public boolean isValid() {
-		return this.lock.isValid();
+		return !this.released && this.lock.isValid();
 	}
 
 	@Override
 	public void ensureValid() {
 		if (!isValid()) {
-			throw new LockLostException(key(), this.lock.reason());
+			throw new LockLostException(key(),
+					this.released ? "the call has released it" : this.lock.reason());
 		}
 	}
 
 	@Override
 	public String toString() {
-		return "HeldLock[key=" + key() + ", mode=" + this.mode + ", fencingToken=" + fencingToken() + "]";
+		long token = knownToken();
+		return "HeldLock[key=" + key() + ", mode=" + this.mode + ", fencingToken="
+				+ ((token != 0) ? token : "not taken yet") + "]";
 	}
 
 }

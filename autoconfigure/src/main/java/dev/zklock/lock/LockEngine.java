@@ -3,7 +3,11 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -16,13 +20,19 @@ import org.springframework.util.ConcurrentLruCache;
 
 /**
  * Acquires and releases locks for {@link dev.zklock.ZkLockTemplate}: reentrancy per thread,
- * several keys in one order, and the held-lock registry that connection changes act on.
+ * several keys in one order, and the registry of held nodes that connection changes act on. With
+ * local handoff on (the default), lock nodes belong to the instance and pass between its calls
+ * ({@link KeyLock}); with it off, every call has a node of its own ({@link LockRecipe}).
  */
 public final class LockEngine implements AutoCloseable {
 
 	private static final int PATH_CACHE_SIZE = 1024;
 
+	private static final long RELEASE_WAIT_MILLIS = 2000;
+
 	private final CuratorFramework client;
+
+	private final LockSettings settings;
 
 	private final RequestWatchdog watchdog = new RequestWatchdog();
 
@@ -32,24 +42,22 @@ public final class LockEngine implements AutoCloseable {
 
 	private final ScheduledExecutorService scheduler;
 
-	private final Stalls stalls;
-
-	private final KeyNodes keyNodes = new KeyNodes();
-
 	private final LockRecipe recipe;
+
+	private final KeyLocks keyLocks;
 
 	private final ConcurrentLruCache<String, String> paths;
 
 	private final LockCallListener listener;
 
 	/**
-	 * Create an engine.
+	 * Create an engine with the default settings.
 	 * @param client the started client
 	 * @param basePath the path under which each key gets its node
 	 * @param interruptOnLost whether to interrupt a holder when its lock is lost
 	 */
 	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost) {
-		this(client, basePath, interruptOnLost, LockCallListener.NONE);
+		this(client, basePath, interruptOnLost, LockCallListener.NONE, LockSettings.DEFAULTS);
 	}
 
 	/**
@@ -58,15 +66,21 @@ public final class LockEngine implements AutoCloseable {
 	 * @param basePath the path under which each key gets its node
 	 * @param interruptOnLost whether to interrupt a holder when its lock is lost
 	 * @param listener told of every lock lost
+	 * @param settings how calls of this instance share lock nodes
 	 */
-	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener) {
+	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener,
+			LockSettings settings) {
 		this.client = client;
 		this.listener = listener;
+		this.settings = settings;
 		this.pauseMonitor = PauseMonitor.forClient(client);
 		this.scheduler = LockScheduler.create();
-		this.stalls = new Stalls(client, this.scheduler);
-		this.guard = new SessionGuard(interruptOnLost, this.stalls);
-		this.recipe = new LockRecipe(client, this.watchdog, this.keyNodes, this.stalls);
+		Stalls stalls = new Stalls(client, this.scheduler);
+		KeyNodes keyNodes = new KeyNodes();
+		this.guard = new SessionGuard(interruptOnLost, stalls);
+		this.recipe = new LockRecipe(client, this.watchdog, keyNodes, stalls);
+		this.keyLocks = new KeyLocks(client, settings, keyNodes, stalls, this.scheduler, this.guard, this.pauseMonitor,
+				listener);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> ZKPaths.makePath(basePath, LockKeys.encode(key)));
 		client.getConnectionStateListenable().addListener(this.guard);
 	}
@@ -114,18 +128,21 @@ public final class LockEngine implements AutoCloseable {
 			Hold hold = holds.get(i);
 			ThreadHolds.remove(hold);
 			if (hold.owner()) {
-				this.guard.remove(hold.lock());
-				this.recipe.release(hold.lock().node(), true);
+				releaseOwned(hold);
 			}
 		}
 	}
 
 	/**
 	 * Return what this process holds now.
-	 * @return the held locks
+	 * @return the held locks, one per call holding a key
 	 */
 	public List<HeldLockInfo> heldLocks() {
-		return this.guard.held().stream().map(HeldLockInfo::of).toList();
+		List<HeldLockInfo> held = new ArrayList<>();
+		for (ActiveLock lock : this.guard.held()) {
+			lock.holds().forEach((hold) -> held.add(HeldLockInfo.of(hold)));
+		}
+		return held;
 	}
 
 	/**
@@ -136,6 +153,30 @@ public final class LockEngine implements AutoCloseable {
 		return this.guard.waiting().stream().map(WaitingCallInfo::of).toList();
 	}
 
+	/**
+	 * Return the locks this instance keeps with no call holding them.
+	 * @return the kept locks
+	 */
+	public List<KeptLockInfo> keptLocks() {
+		return this.keyLocks.kept();
+	}
+
+	/**
+	 * Return what local handoff and kept locks saved so far.
+	 * @return the counts
+	 */
+	public LockCounts counts() {
+		return this.keyLocks.counts();
+	}
+
+	/**
+	 * Return how calls of this instance share lock nodes.
+	 * @return the settings
+	 */
+	public LockSettings settings() {
+		return this.settings;
+	}
+
 	int pathCacheSize() {
 		return this.paths.size();
 	}
@@ -143,36 +184,128 @@ public final class LockEngine implements AutoCloseable {
 	private @Nullable Hold acquireOne(String key, LockMode mode, Deadline deadline) throws InterruptedException {
 		Hold outer = ThreadHolds.find(key);
 		if (outer != null) {
-			if (outer.lock().mode() == LockMode.SHARED && mode == LockMode.EXCLUSIVE) {
+			if (outer.grantMode() == LockMode.SHARED && mode == LockMode.EXCLUSIVE) {
 				throw new ZkLockException("Cannot take the EXCLUSIVE lock on key '" + key
 						+ "': this thread holds it SHARED, and upgrading would deadlock. "
 						+ "Take it EXCLUSIVE in the outer call, or release the shared lock first");
 			}
-			return new Hold(outer.lock(), mode, false);
+			return outer.reentered(mode);
 		}
 		Waiter waiter = new Waiter(key, mode);
 		this.guard.addWaiter(waiter);
-		LockNode node;
 		try {
-			node = this.recipe.acquire(this.paths.get(key), waiter, deadline);
+			return this.settings.handoff() ? acquireShared(key, waiter, deadline) : acquireOwn(key, waiter, deadline);
 		}
 		finally {
 			this.guard.removeWaiter(waiter);
 		}
+	}
+
+	/**
+	 * A node of the call's own: the first version's recipe.
+	 */
+	private @Nullable Hold acquireOwn(String key, Waiter waiter, Deadline deadline) throws InterruptedException {
+		LockNode node = this.recipe.acquire(this.paths.get(key), waiter, deadline);
 		if (node == null) {
 			return null;
 		}
-		ActiveLock lock = new ActiveLock(key, mode, node, this.client, this.pauseMonitor, this.listener);
+		ActiveLock lock = new ActiveLock(key, node, this.client, this.pauseMonitor, this.listener, () -> {
+		});
+		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
+		lock.added(hold);
 		this.guard.add(lock, this.client);
-		return new Hold(lock, mode, true);
+		return hold;
+	}
+
+	/**
+	 * A grant of the instance's node for the key, through the key's local queue.
+	 */
+	private @Nullable Hold acquireShared(String key, Waiter waiter, Deadline deadline) throws InterruptedException {
+		String path = this.paths.get(key);
+		while (true) {
+			KeyLock keyLock = this.keyLocks.obtain(key, path);
+			if (deadline.isNoWait() && keyLock.isIdle() && this.recipe.visiblyHeld(path, waiter, deadline)) {
+				return null;
+			}
+			LocalRequest request = new LocalRequest(key, waiter.mode(), deadline.isNoWait());
+			if (!keyLock.enqueue(request)) {
+				continue;
+			}
+			Hold hold = awaitGrant(keyLock, request, deadline);
+			if (hold == null || hold.lock().isValid()) {
+				return hold;
+			}
+			// A pause may have outlasted the session, and the server did not confirm the node:
+			// give the grant back, and ask again (the key then requests a new node).
+			keyLock.release(hold);
+			if (deadline.hasPassed()) {
+				if (!this.recipe.isConnected()) {
+					throw this.recipe.unreachable(key, deadline);
+				}
+				return null;
+			}
+		}
+	}
+
+	private @Nullable Hold awaitGrant(KeyLock keyLock, LocalRequest request, Deadline deadline)
+			throws InterruptedException {
+		long nanos = deadline.isNoWait() ? deadline.requestNanos() : deadline.remainingNanos();
+		try {
+			return (nanos == Long.MAX_VALUE) ? request.result().get()
+					: request.result().get(nanos, TimeUnit.NANOSECONDS);
+		}
+		catch (TimeoutException ex) {
+			if (keyLock.cancel(request)) {
+				if (!this.recipe.isConnected()) {
+					throw this.recipe.unreachable(request.key(), deadline);
+				}
+				return null;
+			}
+			return request.result().join();
+		}
+		catch (InterruptedException ex) {
+			if (!keyLock.cancel(request)) {
+				Hold granted = request.result().join();
+				if (granted != null) {
+					keyLock.release(granted);
+				}
+			}
+			throw ex;
+		}
+		catch (ExecutionException ex) {
+			keyLock.cancel(request);
+			throw new ZkLockException("Could not obtain the lock on key '" + request.key() + "': " + ex.getCause(),
+					ex.getCause());
+		}
+	}
+
+	private void releaseOwned(Hold hold) {
+		KeyLock keyLock = hold.keyLock();
+		if (keyLock == null) {
+			hold.released();
+			hold.lock().removed(hold);
+			this.guard.remove(hold.lock());
+			this.recipe.release(hold.lock().node(), true);
+			return;
+		}
+		CountDownLatch deleted = keyLock.release(hold);
+		if (deleted != null && this.recipe.isConnected()) {
+			try {
+				deleted.await(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	@Override
 	public void close() {
+		this.keyLocks.close();
 		this.client.getConnectionStateListenable().removeListener(this.guard);
 		this.pauseMonitor.close();
 		this.watchdog.close();
-		this.scheduler.shutdownNow();
+		this.scheduler.shutdown();
 	}
 
 }

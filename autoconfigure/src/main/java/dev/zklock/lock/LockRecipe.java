@@ -152,7 +152,7 @@ final class LockRecipe {
 	 * queues for the lock in a way that excludes the mode. One read instead of a create and a
 	 * delete, for the common "skip if another instance holds it" call.
 	 */
-	private boolean visiblyHeld(String keyPath, Waiter waiter, Deadline deadline) throws InterruptedException {
+	boolean visiblyHeld(String keyPath, Waiter waiter, Deadline deadline) throws InterruptedException {
 		List<String> children;
 		try {
 			children = this.watchdog.call(deadline.requestNanos(), () -> this.client.getChildren().forPath(keyPath));
@@ -178,7 +178,7 @@ final class LockRecipe {
 		return false;
 	}
 
-	private boolean isConnected() {
+	boolean isConnected() {
 		return this.client.getZookeeperClient().isConnected();
 	}
 

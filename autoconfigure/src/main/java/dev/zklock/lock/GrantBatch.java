@@ -1,0 +1,57 @@
+package dev.zklock.lock;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The local grants made on one node together: an exclusive grant alone, or the shared grants
+ * that run together. They share one fencing token. The first batch on a node has the node's grant
+ * token, taken when ZooKeeper granted the node, at no cost; so do all batches of a shared node
+ * (shared grants need only exceed the exclusive ones before them). A later batch on an exclusive
+ * node (a local handoff, or the reuse of a kept lock) takes a new token when one of its grants
+ * first asks for it: a write to the node (see {@code docs/lock-core.md}).
+ */
+final class GrantBatch {
+
+	private final boolean free;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private volatile long token;
+
+	private GrantBatch(boolean free) {
+		this.free = free;
+	}
+
+	/**
+	 * Return the batch for the first grants on a node, or for grants that need no new token.
+	 */
+	static GrantBatch first() {
+		return new GrantBatch(true);
+	}
+
+	/**
+	 * Return a batch that follows others on the same node.
+	 * @param node the node's mode decides whether the batch needs a new token
+	 */
+	static GrantBatch next(ActiveLock node) {
+		return new GrantBatch(node.mode() == dev.zklock.LockMode.SHARED);
+	}
+
+	long knownToken(ActiveLock lock) {
+		return this.free ? lock.node().grantToken() : this.token;
+	}
+
+	long token(ActiveLock lock) {
+		this.lock.lock();
+		try {
+			if (this.token == 0) {
+				this.token = lock.newToken();
+			}
+			return this.token;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}

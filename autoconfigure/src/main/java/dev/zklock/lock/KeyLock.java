@@ -1,0 +1,564 @@
+package dev.zklock.lock;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.LockMode;
+
+/**
+ * One key as this instance uses it: a first-come-first-served queue of local calls, the local
+ * holders, and at most one lock node, which belongs to the instance and passes from call to call
+ * without ZooKeeper (local handoff), or stays for a while after the last call (a kept lock). All
+ * state changes happen under one short lock that is never held across a ZooKeeper request;
+ * requests and completions are run after it is released, in the order they were decided. The
+ * rules and why they keep the lock's promises: {@code docs/lock-core.md}.
+ */
+final class KeyLock {
+
+	private final String key;
+
+	private final String keyPath;
+
+	private final KeyLocks locks;
+
+	private final ReentrantLock mutex = new ReentrantLock();
+
+	private final List<Runnable> deferred = new ArrayList<>();
+
+	private final ArrayDeque<LocalRequest> queue = new ArrayDeque<>();
+
+	private @Nullable ActiveLock node;
+
+	private @Nullable NodeAcquisition acquiring;
+
+	private int exclusiveHolders;
+
+	private int sharedHolders;
+
+	private @Nullable GrantBatch batch;
+
+	private int grantsOnNode;
+
+	private boolean watching;
+
+	private boolean othersWait;
+
+	private long othersSeenAt;
+
+	private int grantsSinceOthers;
+
+	private boolean kept;
+
+	private @Nullable ScheduledFuture<?> idleTimer;
+
+	private @Nullable CountDownLatch lastDelete;
+
+	private boolean retired;
+
+	KeyLock(String key, String keyPath, KeyLocks locks) {
+		this.key = key;
+		this.keyPath = keyPath;
+		this.locks = locks;
+	}
+
+	String key() {
+		return this.key;
+	}
+
+	/**
+	 * Queue a local call.
+	 * @return {@code false} if this object no longer serves the key (ask the registry again)
+	 */
+	boolean enqueue(LocalRequest request) {
+		lock();
+		try {
+			if (this.retired) {
+				return false;
+			}
+			this.queue.add(request);
+			dispatch();
+			return true;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Take a waiting call out of the queue, when it gives up.
+	 * @return {@code true} if it was still waiting; {@code false} if it was already answered (its
+	 * result then says how)
+	 */
+	boolean cancel(LocalRequest request) {
+		lock();
+		try {
+			boolean removed = this.queue.remove(request);
+			if (removed) {
+				dispatch();
+			}
+			return removed;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Return whether the key has no node and no request for one: a call that will not wait may
+	 * first read whether another instance visibly holds it.
+	 */
+	boolean isIdle() {
+		lock();
+		try {
+			return this.node == null && this.acquiring == null;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * End a local grant.
+	 * @return the deletion of the node if this release deleted it, to wait for; else {@code null}
+	 */
+	@Nullable CountDownLatch release(Hold hold) {
+		lock();
+		try {
+			hold.released();
+			hold.lock().removed(hold);
+			this.lastDelete = null;
+			if (hold.lock() == this.node) {
+				if (hold.mode() == LockMode.EXCLUSIVE) {
+					this.exclusiveHolders--;
+				}
+				else {
+					this.sharedHolders--;
+				}
+				if (holders() == 0) {
+					this.batch = null;
+				}
+			}
+			dispatch();
+			return this.lastDelete;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Release a kept node and give up any request, at shutdown.
+	 */
+	void close() {
+		lock();
+		try {
+			this.queue.clear();
+			if (this.node != null && holders() == 0) {
+				releaseNode();
+			}
+			dispatch();
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Return a view of the key for operations tools: kept, remote waiters, local waiters.
+	 */
+	@Nullable KeptLockInfo keptInfo() {
+		lock();
+		try {
+			ActiveLock node = this.node;
+			return (this.kept && node != null) ? new KeptLockInfo(this.key, node.mode(), node.since(),
+					node.state().name()) : null;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	boolean othersWait() {
+		return this.othersWait;
+	}
+
+	// Decisions, always with the lock held.
+
+	private void dispatch() {
+		ActiveLock current = this.node;
+		if (current != null && current.state() == ActiveLock.State.LOST) {
+			dropNode();
+			current = null;
+		}
+		if (current != null && current.isValidLocally()) {
+			grantFromQueue(current);
+		}
+		if (current != null && holders() == 0) {
+			settleIdleNode(current);
+		}
+		if (this.node == null && this.acquiring == null && !this.queue.isEmpty()) {
+			startAcquisition(this.queue.peek().mode());
+		}
+		else if (this.node == null && this.acquiring != null && this.queue.isEmpty()) {
+			NodeAcquisition abandoned = this.acquiring;
+			this.acquiring = null;
+			this.deferred.add(abandoned::abandon);
+		}
+		if (this.node == null && this.acquiring == null && this.queue.isEmpty() && holders() == 0 && !this.retired) {
+			this.retired = true;
+			this.locks.retire(this);
+		}
+	}
+
+	private void grantFromQueue(ActiveLock current) {
+		while (!this.queue.isEmpty()) {
+			LocalRequest next = this.queue.peek();
+			if (current.mode() == LockMode.SHARED && next.mode() == LockMode.EXCLUSIVE) {
+				break;
+			}
+			boolean conflict = (next.mode() == LockMode.EXCLUSIVE) ? holders() > 0 : this.exclusiveHolders > 0;
+			if (conflict || (this.grantsOnNode > 0 && !mayGrantAgain())) {
+				break;
+			}
+			this.queue.poll();
+			if (holders() == 0) {
+				this.batch = (this.grantsOnNode == 0) ? GrantBatch.first() : GrantBatch.next(current);
+			}
+			if (this.kept) {
+				unkeep();
+			}
+			this.grantsOnNode++;
+			if (this.othersWait) {
+				this.grantsSinceOthers++;
+			}
+			if (next.mode() == LockMode.EXCLUSIVE) {
+				this.exclusiveHolders++;
+			}
+			else {
+				this.sharedHolders++;
+			}
+			Hold hold = new Hold(current, next.mode(), this.batch, true, next.thread()).madeBy(this);
+			current.added(hold);
+			this.deferred.add(() -> next.result().complete(hold));
+			if (this.grantsOnNode > 1) {
+				this.locks.handedOff();
+			}
+		}
+		if (!this.queue.isEmpty()) {
+			watchChildren(current);
+			failCallsThatWillNotWait();
+		}
+	}
+
+	/**
+	 * Return whether another local grant may be made on the node: always, unless another
+	 * instance waits and the handoff bound is spent.
+	 */
+	private boolean mayGrantAgain() {
+		if (!this.othersWait) {
+			return true;
+		}
+		LockSettings settings = this.locks.settings();
+		return this.grantsSinceOthers < settings.handoffMaxGrants()
+				&& System.nanoTime() - this.othersSeenAt < settings.handoffMaxTime().toNanos();
+	}
+
+	private void settleIdleNode(ActiveLock current) {
+		if (!this.queue.isEmpty()) {
+			if (current.isValidLocally()) {
+				// Waiting calls this node cannot serve (bound spent, or a shared node and an
+				// exclusive call): give the key up; a new node is requested behind the delete.
+				releaseNode();
+			}
+			return;
+		}
+		if (this.kept) {
+			return;
+		}
+		if (current.isValidLocally() && !this.othersWait && this.locks.settings().keeps() && this.locks.reserveKept()) {
+			keep(current);
+		}
+		else {
+			releaseNode();
+		}
+	}
+
+	private void keep(ActiveLock current) {
+		this.kept = true;
+		long idleNanos = this.locks.settings().keepIdleTime().toNanos();
+		this.idleTimer = this.locks.schedule(() -> idleTimeOver(current), idleNanos);
+		watchChildren(current);
+	}
+
+	private void unkeep() {
+		this.kept = false;
+		this.locks.releaseKept();
+		ScheduledFuture<?> timer = this.idleTimer;
+		this.idleTimer = null;
+		if (timer != null) {
+			timer.cancel(false);
+		}
+		this.locks.reused();
+	}
+
+	private void releaseNode() {
+		ActiveLock released = this.node;
+		if (released == null) {
+			return;
+		}
+		if (this.kept) {
+			this.kept = false;
+			this.locks.releaseKept();
+			if (this.idleTimer != null) {
+				this.idleTimer.cancel(false);
+				this.idleTimer = null;
+			}
+		}
+		forgetNode();
+		this.locks.guard().remove(released);
+		CountDownLatch deleted = new CountDownLatch(1);
+		this.lastDelete = deleted;
+		this.deferred.add(() -> LockNodes.delete(this.locks.client(), released.node().path(),
+				(client, event) -> deleted.countDown()));
+	}
+
+	/**
+	 * Forget a node that went with its session: nothing to delete.
+	 */
+	private void dropNode() {
+		ActiveLock dropped = this.node;
+		if (this.kept) {
+			this.kept = false;
+			this.locks.releaseKept();
+		}
+		forgetNode();
+		if (dropped != null) {
+			this.locks.guard().remove(dropped);
+		}
+	}
+
+	private void forgetNode() {
+		this.node = null;
+		this.exclusiveHolders = 0;
+		this.sharedHolders = 0;
+		this.batch = null;
+		this.grantsOnNode = 0;
+		this.watching = false;
+		this.othersWait = false;
+		this.grantsSinceOthers = 0;
+	}
+
+	private void startAcquisition(LockMode mode) {
+		NodeAcquisition[] self = new NodeAcquisition[1];
+		NodeAcquisition acquisition = new NodeAcquisition(this.locks.client(), this.keyPath, mode,
+				this.locks.keyNodes(), this.locks.stalls(), new NodeAcquisition.Outcome() {
+
+					@Override
+					public void granted(LockNode granted) {
+						nodeGranted(self[0], granted);
+					}
+
+					@Override
+					public void mustWait() {
+						nodeMustWait(self[0]);
+					}
+
+				});
+		self[0] = acquisition;
+		this.acquiring = acquisition;
+		this.deferred.add(acquisition::start);
+	}
+
+	private void failCallsThatWillNotWait() {
+		for (Iterator<LocalRequest> iterator = this.queue.iterator(); iterator.hasNext();) {
+			LocalRequest request = iterator.next();
+			if (request.tryOnce()) {
+				iterator.remove();
+				this.deferred.add(() -> request.result().complete(null));
+			}
+		}
+	}
+
+	private void watchChildren(ActiveLock current) {
+		if (this.watching) {
+			return;
+		}
+		this.watching = true;
+		Watcher watcher = (event) -> {
+			if (event.getType() != Watcher.Event.EventType.None) {
+				childrenChanged(current);
+			}
+		};
+		this.deferred.add(() -> {
+			try {
+				this.locks.client().getChildren().usingWatcher(watcher).inBackground((client, event) -> {
+					if (event.getResultCode() == Code.OK.intValue()) {
+						childrenSeen(current, event.getChildren());
+					}
+					else {
+						watchFailed(current);
+					}
+				}).forPath(this.keyPath);
+			}
+			catch (Exception ex) {
+				watchFailed(current);
+			}
+		});
+	}
+
+	private int holders() {
+		return this.exclusiveHolders + this.sharedHolders;
+	}
+
+	// Events, each taking the lock.
+
+	private void nodeGranted(NodeAcquisition acquisition, LockNode granted) {
+		lock();
+		try {
+			if (acquisition != this.acquiring) {
+				this.deferred.add(() -> LockNodes.delete(this.locks.client(), granted.path(), null));
+				return;
+			}
+			this.acquiring = null;
+			ActiveLock fresh = this.locks.activate(this.key, granted, () -> this.locks.later(this::redispatch));
+			forgetNode();
+			this.node = fresh;
+			dispatch();
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void nodeMustWait(NodeAcquisition acquisition) {
+		lock();
+		try {
+			if (acquisition == this.acquiring) {
+				failCallsThatWillNotWait();
+				dispatch();
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void redispatch() {
+		lock();
+		try {
+			dispatch();
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void idleTimeOver(ActiveLock current) {
+		lock();
+		try {
+			if (this.node == current && this.kept) {
+				releaseNode();
+				dispatch();
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void childrenChanged(ActiveLock current) {
+		lock();
+		try {
+			if (this.node != current) {
+				return;
+			}
+			this.watching = false;
+			if (this.kept) {
+				// Someone else touched the key while we keep it idle: most likely another
+				// instance asks for it. Give it up at once.
+				this.locks.releasedOnRequest();
+				releaseNode();
+				dispatch();
+			}
+			else {
+				watchChildren(current);
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void childrenSeen(ActiveLock current, List<String> children) {
+		lock();
+		try {
+			if (this.node != current) {
+				return;
+			}
+			List<String> sorted = LockNodes.sorted(children);
+			int ours = sorted.indexOf(ZKPaths.getNodeFromPath(current.node().path()));
+			if (ours < 0) {
+				this.deferred.add(() -> current.lose("its node is gone from ZooKeeper", false));
+				return;
+			}
+			if (LockNodes.hasConflictingSuccessor(sorted, ours, current.mode()) && !this.othersWait) {
+				this.othersWait = true;
+				this.othersSeenAt = System.nanoTime();
+				this.grantsSinceOthers = 0;
+				if (this.kept) {
+					this.locks.releasedOnRequest();
+					releaseNode();
+				}
+				dispatch();
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void watchFailed(ActiveLock current) {
+		lock();
+		try {
+			if (this.node == current) {
+				this.watching = false;
+				if (this.kept) {
+					releaseNode();
+					dispatch();
+				}
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private void lock() {
+		this.mutex.lock();
+	}
+
+	/**
+	 * Release the lock, then run what was decided under it, in order: ZooKeeper requests (a
+	 * delete before the create that follows it) and completions of waiting calls.
+	 */
+	private void unlock() {
+		List<Runnable> ready = List.of();
+		if (this.mutex.getHoldCount() == 1 && !this.deferred.isEmpty()) {
+			ready = new ArrayList<>(this.deferred);
+			this.deferred.clear();
+		}
+		this.mutex.unlock();
+		ready.forEach(Runnable::run);
+	}
+
+}

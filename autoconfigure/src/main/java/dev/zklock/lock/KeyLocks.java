@@ -1,0 +1,151 @@
+package dev.zklock.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+import org.apache.curator.framework.CuratorFramework;
+
+/**
+ * The keys this instance uses now, each a {@link KeyLock}, and what they share: the client, the
+ * settings, the connection's guard, the scheduler, and the bound on kept keys. A key is here only
+ * while it has calls, holders or a node, so the map does not grow with the number of keys ever
+ * used.
+ */
+final class KeyLocks {
+
+	private final Map<String, KeyLock> keys = new ConcurrentHashMap<>();
+
+	private final CuratorFramework client;
+
+	private final LockSettings settings;
+
+	private final KeyNodes keyNodes;
+
+	private final Stalls stalls;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final SessionGuard guard;
+
+	private final PauseMonitor pauseMonitor;
+
+	private final LockCallListener listener;
+
+	private final AtomicInteger keptCount = new AtomicInteger();
+
+	private final LongAdder handoffs = new LongAdder();
+
+	private final LongAdder reuses = new LongAdder();
+
+	private final LongAdder releasesOnRequest = new LongAdder();
+
+	KeyLocks(CuratorFramework client, LockSettings settings, KeyNodes keyNodes, Stalls stalls,
+			ScheduledExecutorService scheduler, SessionGuard guard, PauseMonitor pauseMonitor,
+			LockCallListener listener) {
+		this.client = client;
+		this.settings = settings;
+		this.keyNodes = keyNodes;
+		this.stalls = stalls;
+		this.scheduler = scheduler;
+		this.guard = guard;
+		this.pauseMonitor = pauseMonitor;
+		this.listener = listener;
+	}
+
+	KeyLock obtain(String key, String keyPath) {
+		return this.keys.computeIfAbsent(key, (k) -> new KeyLock(k, keyPath, this));
+	}
+
+	void retire(KeyLock keyLock) {
+		this.keys.remove(keyLock.key(), keyLock);
+	}
+
+	/**
+	 * Start tracking a node that was just granted.
+	 */
+	ActiveLock activate(String key, LockNode node, Runnable onChange) {
+		ActiveLock lock = new ActiveLock(key, node, this.client, this.pauseMonitor, this.listener, onChange);
+		this.guard.add(lock, this.client);
+		return lock;
+	}
+
+	boolean reserveKept() {
+		if (this.keptCount.incrementAndGet() > this.settings.keepMaxKeys()) {
+			this.keptCount.decrementAndGet();
+			return false;
+		}
+		return true;
+	}
+
+	void releaseKept() {
+		this.keptCount.decrementAndGet();
+	}
+
+	void handedOff() {
+		this.handoffs.increment();
+	}
+
+	void reused() {
+		this.reuses.increment();
+	}
+
+	void releasedOnRequest() {
+		this.releasesOnRequest.increment();
+	}
+
+	LockCounts counts() {
+		return new LockCounts(this.handoffs.sum(), this.reuses.sum(), this.releasesOnRequest.sum(),
+				this.keptCount.get());
+	}
+
+	List<KeptLockInfo> kept() {
+		List<KeptLockInfo> kept = new ArrayList<>();
+		for (KeyLock keyLock : this.keys.values()) {
+			KeptLockInfo info = keyLock.keptInfo();
+			if (info != null) {
+				kept.add(info);
+			}
+		}
+		return kept;
+	}
+
+	ScheduledFuture<?> schedule(Runnable task, long nanos) {
+		return this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
+	}
+
+	void later(Runnable task) {
+		this.scheduler.execute(task);
+	}
+
+	void close() {
+		this.keys.values().forEach(KeyLock::close);
+	}
+
+	CuratorFramework client() {
+		return this.client;
+	}
+
+	LockSettings settings() {
+		return this.settings;
+	}
+
+	KeyNodes keyNodes() {
+		return this.keyNodes;
+	}
+
+	Stalls stalls() {
+		return this.stalls;
+	}
+
+	SessionGuard guard() {
+		return this.guard;
+	}
+
+}

@@ -1,0 +1,58 @@
+package dev.zklock.lock;
+
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.LockMode;
+
+/**
+ * A call of this instance waiting in a key's local queue. Completed with its grant, or with
+ * {@code null} when a call that will not wait cannot have the lock now.
+ */
+final class LocalRequest {
+
+	private final String key;
+
+	private final LockMode mode;
+
+	private final boolean tryOnce;
+
+	private final Thread thread = Thread.currentThread();
+
+	private final Instant since = Instant.now();
+
+	private final CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
+
+	LocalRequest(String key, LockMode mode, boolean tryOnce) {
+		this.key = key;
+		this.mode = mode;
+		this.tryOnce = tryOnce;
+	}
+
+	String key() {
+		return this.key;
+	}
+
+	LockMode mode() {
+		return this.mode;
+	}
+
+	boolean tryOnce() {
+		return this.tryOnce;
+	}
+
+	Thread thread() {
+		return this.thread;
+	}
+
+	Instant since() {
+		return this.since;
+	}
+
+	CompletableFuture<@Nullable Hold> result() {
+		return this.result;
+	}
+
+}
