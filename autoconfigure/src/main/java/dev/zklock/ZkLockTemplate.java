@@ -12,6 +12,8 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.lock.Acquisition;
 import dev.zklock.lock.AcquisitionOutcome;
 import dev.zklock.lock.HeldLockInfo;
+import dev.zklock.lock.KeptLockInfo;
+import dev.zklock.lock.LockCounts;
 import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
@@ -224,6 +226,23 @@ public class ZkLockTemplate implements AutoCloseable {
 	 */
 	public List<HeldLockInfo> heldLocks() {
 		return this.engine.heldLocks();
+	}
+
+	/**
+	 * Return the locks this instance keeps with no call holding them
+	 * ({@code zklock.lock.keep.idle-time}).
+	 * @return the kept locks
+	 */
+	public List<KeptLockInfo> keptLocks() {
+		return this.engine.keptLocks();
+	}
+
+	/**
+	 * Return what local handoff and kept locks saved since this template started.
+	 * @return the counts
+	 */
+	public LockCounts lockCounts() {
+		return this.engine.counts();
 	}
 
 	/**

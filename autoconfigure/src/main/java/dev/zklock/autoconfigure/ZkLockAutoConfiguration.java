@@ -2,6 +2,7 @@ package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.LockCallListener;
+import dev.zklock.lock.LockSettings;
 import dev.zklock.lock.aop.LockSpecs;
 import dev.zklock.lock.aop.ZkLockedAdvisor;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
@@ -21,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
+import org.springframework.util.Assert;
 
 /**
  * Auto-configuration of locks: a {@link ZkLockTemplate} bean, told of its calls by the
@@ -48,7 +50,18 @@ public final class ZkLockAutoConfiguration {
 			ObjectProvider<LockCallListener> listeners) {
 		ZkLockProperties.Lock lock = properties.getLock();
 		return new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(), lock.isInterruptOnLost(),
-				LockCallListener.of(listeners.orderedStream().toList()));
+				LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
+	}
+
+	private static LockSettings lockSettings(ZkLockProperties.Lock lock) {
+		ZkLockProperties.Lock.Handoff handoff = lock.getHandoff();
+		ZkLockProperties.Lock.Keep keep = lock.getKeep();
+		Assert.isTrue(handoff.getMaxGrants() >= 0, "'zklock.lock.handoff.max-grants' must not be negative");
+		Assert.isTrue(!handoff.getMaxTime().isNegative(), "'zklock.lock.handoff.max-time' must not be negative");
+		Assert.isTrue(!keep.getIdleTime().isNegative(), "'zklock.lock.keep.idle-time' must not be negative");
+		Assert.isTrue(keep.getMaxKeys() >= 0, "'zklock.lock.keep.max-keys' must not be negative");
+		return new LockSettings(handoff.isEnabled(), handoff.getMaxGrants(), handoff.getMaxTime(), keep.getIdleTime(),
+				keep.getMaxKeys());
 	}
 
 	@Bean

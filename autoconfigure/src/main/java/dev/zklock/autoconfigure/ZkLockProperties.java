@@ -289,6 +289,18 @@ public class ZkLockProperties {
 		 */
 		private int order = Ordered.LOWEST_PRECEDENCE - 100;
 
+		private final Handoff handoff = new Handoff();
+
+		private final Keep keep = new Keep();
+
+		public Handoff getHandoff() {
+			return this.handoff;
+		}
+
+		public Keep getKeep() {
+			return this.keep;
+		}
+
 		public String getBasePath() {
 			return this.basePath;
 		}
@@ -319,6 +331,91 @@ public class ZkLockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		/**
+		 * How the calls of this instance pass a held lock to each other.
+		 */
+		public static class Handoff {
+
+			/**
+			 * Whether calls of this instance that want the same key queue locally and pass the
+			 * lock to each other without going through ZooKeeper. When false, every call
+			 * creates and deletes a lock node of its own.
+			 */
+			private boolean enabled = true;
+
+			/**
+			 * How many more local grants of a key this instance may make once another instance
+			 * waits for it, before it releases the key.
+			 */
+			private int maxGrants = 32;
+
+			/**
+			 * How long this instance may go on granting a key locally once another instance
+			 * waits for it, before it releases the key.
+			 */
+			private Duration maxTime = Duration.ofMillis(100);
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
+			public int getMaxGrants() {
+				return this.maxGrants;
+			}
+
+			public void setMaxGrants(int maxGrants) {
+				this.maxGrants = maxGrants;
+			}
+
+			public Duration getMaxTime() {
+				return this.maxTime;
+			}
+
+			public void setMaxTime(Duration maxTime) {
+				this.maxTime = maxTime;
+			}
+
+		}
+
+		/**
+		 * Locks kept by this instance after its last call released them.
+		 */
+		public static class Keep {
+
+			/**
+			 * Time this instance keeps a lock after its last call released it, while no other
+			 * instance asks for the key, so that its next call needs no ZooKeeper request.
+			 * Zero releases at once. Requires local handoff.
+			 */
+			private Duration idleTime = Duration.ZERO;
+
+			/**
+			 * Number of idle locks this instance keeps at most.
+			 */
+			private int maxKeys = 1000;
+
+			public Duration getIdleTime() {
+				return this.idleTime;
+			}
+
+			public void setIdleTime(Duration idleTime) {
+				this.idleTime = idleTime;
+			}
+
+			public int getMaxKeys() {
+				return this.maxKeys;
+			}
+
+			public void setMaxKeys(int maxKeys) {
+				this.maxKeys = maxKeys;
+			}
+
 		}
 
 	}

@@ -70,6 +70,24 @@ final class LockTestSupport implements AutoCloseable {
 		return template;
 	}
 
+	ZkLockTemplate template(CuratorFramework client, LockSettings settings) {
+		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), false, LockCallListener.NONE,
+				settings);
+		this.closeables.add(0, template);
+		return template;
+	}
+
+	/**
+	 * Return the zxid of a write made now: the number of writes between two calls is the
+	 * difference less one.
+	 */
+	static long writeNow(CuratorFramework client) throws Exception {
+		Stat stat = new Stat();
+		client.create().storingStatIn(stat).withMode(org.apache.zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath("/zxid-probe-");
+		return stat.getCzxid();
+	}
+
 	ZkLockTemplate template() {
 		return template(client(), false);
 	}

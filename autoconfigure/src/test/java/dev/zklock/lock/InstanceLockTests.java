@@ -1,0 +1,247 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.zklock.HeldLock;
+import dev.zklock.LockLostException;
+import dev.zklock.LockMode;
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.ZooKeeperTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Locks owned by the instance: calls of one template pass a key's node to each other, and
+ * several templates (separate sessions, as separate instances) still exclude each other.
+ */
+@EmbeddedZooKeeper
+@Timeout(180)
+class InstanceLockTests {
+
+	private static final LockSettings HANDOFF = new LockSettings(true, 8, Duration.ofSeconds(10), Duration.ZERO, 0);
+
+	private LockTestSupport support;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	@BeforeEach
+	void setUp(ZooKeeperTestServer server) {
+		this.support = new LockTestSupport(server);
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		this.executor.shutdownNow();
+		this.executor.awaitTermination(10, TimeUnit.SECONDS);
+		this.support.close();
+	}
+
+	@Test
+	void exclusionHoldsAcrossInstancesWhileEachHandsOffLocally() throws Exception {
+		List<ZkLockTemplate> instances = List.of(instance(HANDOFF), instance(HANDOFF), instance(HANDOFF));
+		int[] counter = new int[1];
+		AtomicInteger inside = new AtomicInteger();
+		AtomicBoolean overlap = new AtomicBoolean();
+		List<Future<?>> workers = new ArrayList<>();
+		for (ZkLockTemplate instance : instances) {
+			for (int t = 0; t < 6; t++) {
+				workers.add(this.executor.submit(() -> {
+					for (int i = 0; i < 60; i++) {
+						instance.execute("counter", (lock) -> {
+							if (inside.incrementAndGet() != 1) {
+								overlap.set(true);
+							}
+							int read = counter[0];
+							Thread.onSpinWait();
+							counter[0] = read + 1;
+							inside.decrementAndGet();
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+		}
+		for (Future<?> worker : workers) {
+			worker.get(150, TimeUnit.SECONDS);
+		}
+		assertThat(overlap).isFalse();
+		assertThat(counter[0]).isEqualTo(3 * 6 * 60);
+		long handoffs = instances.stream().mapToLong((instance) -> instance.lockCounts().handoffs()).sum();
+		assertThat(handoffs).as("local handoffs").isGreaterThan(0);
+	}
+
+	@Test
+	void localHandoffsMakeNoZooKeeperWrites() throws Exception {
+		CuratorFramework observer = this.support.client();
+		ZkLockTemplate instance = instance(HANDOFF);
+		int threads = 8;
+		int calls = 50;
+		CyclicBarrier start = new CyclicBarrier(threads);
+		long before = LockTestSupport.writeNow(observer);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			workers.add(this.executor.submit(() -> {
+				start.await(20, TimeUnit.SECONDS);
+				for (int i = 0; i < calls; i++) {
+					instance.execute("hot", (lock) -> {
+						Thread.sleep(1);
+						return null;
+					});
+				}
+				return null;
+			}));
+		}
+		for (Future<?> worker : workers) {
+			worker.get(120, TimeUnit.SECONDS);
+		}
+		long writes = LockTestSupport.writeNow(observer) - before - 1;
+		// A node per call would cost two writes per call (create, delete): 800 here.
+		assertThat(writes).as("writes for %d calls", threads * calls).isLessThan(threads * calls / 4);
+		assertThat(instance.lockCounts().handoffs()).isGreaterThan(threads * calls / 2);
+	}
+
+	@Test
+	void fencingTokensGrowAcrossHandoffsAndInstances() throws Exception {
+		List<ZkLockTemplate> instances = List.of(instance(HANDOFF), instance(HANDOFF));
+		List<Long> tokens = new ArrayList<>();
+		List<Future<?>> workers = new ArrayList<>();
+		for (ZkLockTemplate instance : instances) {
+			for (int t = 0; t < 4; t++) {
+				workers.add(this.executor.submit(() -> {
+					for (int i = 0; i < 40; i++) {
+						instance.execute("fenced", (lock) -> {
+							long token = lock.fencingToken();
+							synchronized (tokens) {
+								tokens.add(token);
+							}
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+		}
+		for (Future<?> worker : workers) {
+			worker.get(150, TimeUnit.SECONDS);
+		}
+		assertThat(tokens).hasSize(2 * 4 * 40).isSorted().doesNotHaveDuplicates();
+		assertThat(instances.get(0).lockCounts().handoffs() + instances.get(1).lockCounts().handoffs())
+			.isGreaterThan(0);
+	}
+
+	@Test
+	void anotherInstanceGetsTheKeyWithinTheHandoffBound() throws Exception {
+		LockSettings bounded = new LockSettings(true, 5, Duration.ofSeconds(30), Duration.ZERO, 0);
+		ZkLockTemplate busy = instance(bounded);
+		ZkLockTemplate other = instance(bounded);
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicInteger busyGrants = new AtomicInteger();
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			workers.add(this.executor.submit(() -> {
+				while (running.get()) {
+					busy.execute("contended", (lock) -> {
+						busyGrants.incrementAndGet();
+						Thread.sleep(5);
+						return null;
+					});
+				}
+				return null;
+			}));
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> busy.lockCounts().handoffs() > 20);
+		int before = busyGrants.get();
+		int[] during = new int[1];
+		other.execute("contended", LockMode.EXCLUSIVE, Duration.ofSeconds(20), (lock) -> {
+			during[0] = busyGrants.get() - before;
+			return null;
+		});
+		running.set(false);
+		for (Future<?> worker : workers) {
+			worker.get(30, TimeUnit.SECONDS);
+		}
+		// At most the bound once the waiter is seen, plus the grants made while its node's
+		// creation reached the holder (one round trip).
+		assertThat(during[0]).as("grants of the busy instance while the other waited").isLessThanOrEqualTo(5 + 4);
+	}
+
+	@Test
+	void sessionExpiryLosesEveryLocalHolderAndWaitersGetANewNode() throws Exception {
+		CuratorFramework client = this.support.client(Duration.ofSeconds(4));
+		ZkLockTemplate instance = this.support.template(client, HANDOFF);
+		CountDownLatch bothInside = new CountDownLatch(2);
+		CountDownLatch release = new CountDownLatch(1);
+		List<HeldLock> held = new ArrayList<>();
+		List<Future<String>> readers = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			readers.add(this.executor.submit(() -> instance.execute("shared", LockMode.SHARED, null, (lock) -> {
+				synchronized (held) {
+					held.add(lock);
+				}
+				bothInside.countDown();
+				release.await(60, TimeUnit.SECONDS);
+				return "read";
+			})));
+		}
+		assertThat(bothInside.await(20, TimeUnit.SECONDS)).isTrue();
+		long oldToken = held.get(0).fencingToken();
+		Future<Long> writer = this.executor.submit(() -> instance.execute("shared", LockMode.EXCLUSIVE, Duration.ofSeconds(60),
+				HeldLock::fencingToken));
+		this.support.expireSession(client);
+		await().atMost(Duration.ofSeconds(20)).until(() -> held.stream().noneMatch(HeldLock::isValid));
+		release.countDown();
+		for (Future<String> reader : readers) {
+			assertThat(reader).failsWithin(Duration.ofSeconds(20))
+				.withThrowableThat()
+				.havingCause()
+				.isInstanceOf(LockLostException.class);
+		}
+		assertThat(writer.get(40, TimeUnit.SECONDS)).isGreaterThan(oldToken);
+	}
+
+	@Test
+	void aTokenAskedForAfterTheCallReleasedTheLockIsRefused() throws Exception {
+		ZkLockTemplate instance = instance(HANDOFF);
+		CountDownLatch firstInside = new CountDownLatch(1);
+		CountDownLatch releaseFirst = new CountDownLatch(1);
+		Future<?> first = this.executor.submit(() -> instance.execute("late", (lock) -> {
+			firstInside.countDown();
+			return releaseFirst.await(30, TimeUnit.SECONDS);
+		}));
+		assertThat(firstInside.await(20, TimeUnit.SECONDS)).isTrue();
+		List<HeldLock> second = new ArrayList<>();
+		Future<?> handedOff = this.executor.submit(() -> instance.execute("late", (lock) -> second.add(lock)));
+		await().atMost(Duration.ofSeconds(10)).until(() -> !instance.waitingCalls().isEmpty());
+		releaseFirst.countDown();
+		first.get(20, TimeUnit.SECONDS);
+		handedOff.get(20, TimeUnit.SECONDS);
+		assertThat(instance.lockCounts().handoffs()).isEqualTo(1);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(second.get(0)::fencingToken)
+			.withMessageContaining("'late'");
+	}
+
+	private ZkLockTemplate instance(LockSettings settings) {
+		return this.support.template(this.support.client(), settings);
+	}
+
+}
