@@ -21,11 +21,19 @@ public interface HeldLock {
 	LockMode mode();
 
 	/**
-	 * Return the fencing token of this grant: the creation zxid of this holder's lock node in
-	 * ZooKeeper. It grows strictly across successive exclusive holders of the key, so a
-	 * protected resource that remembers the highest token it has seen can reject a late write
-	 * from a holder that lost the lock.
+	 * Return the fencing token of this grant: a ZooKeeper zxid, greater than the token of every
+	 * grant of the key that came before this one (for a shared grant: of every exclusive grant
+	 * before it), by any instance. A protected resource that remembers the highest token it has
+	 * seen can so reject a late write from a holder that lost the lock.
+	 * <p>
+	 * The first grant of a lock node has its token at no cost. A grant passed on from another
+	 * call of this instance (local handoff, or the reuse of a kept lock) takes its token with one
+	 * write to ZooKeeper the first time it is asked for; a call that never asks pays nothing.
 	 * @return the fencing token
+	 * @throws LockLostException if the token is asked for the first time while the lock is in
+	 * doubt or lost
+	 * @throws IllegalStateException if it is asked for the first time after the call released
+	 * the lock
 	 */
 	long fencingToken();
 

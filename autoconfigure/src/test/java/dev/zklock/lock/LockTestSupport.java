@@ -58,14 +58,25 @@ final class LockTestSupport implements AutoCloseable {
 		return client(Duration.ofSeconds(10));
 	}
 
+	/**
+	 * The settings of templates that do not name theirs: the defaults, or one node per call when
+	 * the build runs the lock tests that way ({@code zklock.test.lock-settings=per-call}).
+	 */
+	static LockSettings defaultSettings() {
+		return "per-call".equals(System.getProperty("zklock.test.lock-settings")) ? LockSettings.PER_CALL
+				: LockSettings.DEFAULTS;
+	}
+
 	ZkLockTemplate template(CuratorFramework client, boolean interruptOnLost) {
-		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), interruptOnLost);
+		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), interruptOnLost,
+				LockCallListener.NONE, defaultSettings());
 		this.closeables.add(0, template);
 		return template;
 	}
 
 	ZkLockTemplate template(CuratorFramework client, LockCallListener listener) {
-		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), false, listener);
+		ZkLockTemplate template = new ZkLockTemplate(client, BASE, Duration.ofSeconds(10), false, listener,
+				defaultSettings());
 		this.closeables.add(0, template);
 		return template;
 	}
