@@ -11,11 +11,13 @@ public enum Election implements Subject.Described {
 
 	/** Curator's {@code LeaderLatch} used directly: the baseline. */
 	CURATOR("curator", "Curator LeaderLatch", false, "new LeaderLatch(client, path) with a listener, start(), "
-			+ "close() on shutdown; leader-only code guarded by hasLeadership()"),
+			+ "close() on shutdown; leader-only code guarded by hasLeadership(), inline or in a hand-written "
+			+ "interceptor on a CGLIB proxy"),
 
 	/** zklock's annotation, in a Spring Boot application. */
 	ZKLEADER("zkleader", "zklock @ZkLeader", true, "@ZkLeader(group) on a bean method, auto-configured; leadership seen "
-			+ "by a LeadershipGrantedEvent listener; the application closed on shutdown");
+			+ "by a LeadershipGrantedEvent listener; the application closed on shutdown; inline check: "
+			+ "ZkLeadership.isLeader(group)");
 
 	private static final String BASE_PATH = "/benchmarks/leaders/";
 
