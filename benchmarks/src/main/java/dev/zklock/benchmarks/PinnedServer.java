@@ -64,7 +64,8 @@ final class PinnedServer {
 				: "the " + this.roleAtStart + " at the start, the " + now + " at the end";
 		return (this.servers.size() == 1) ? "Every client connects to the one server."
 				: "Every client of every library connects to server " + this.id + " only (`" + connectString()
-						+ "`), " + roles + "; writes go through it to the leader.";
+						+ "`), " + roles + (this.roleAtStart.equals("follower")
+								? "; its clients' writes go through it to the leader." : ".");
 	}
 
 }
