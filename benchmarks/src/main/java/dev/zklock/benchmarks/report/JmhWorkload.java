@@ -42,7 +42,8 @@ enum JmhWorkload {
 			Baseline.library(Library.CURATOR),
 			"A second JVM runs the same loop with the same library for the whole trial. Throughput, p50 and p99 "
 					+ "are the benchmark JVM's; `both JVMs` counts the grants of the two over the same measurement "
-					+ "iterations, and the shares say how they were split (a lock that starved one JVM would "
+					+ "iterations (from just before the benchmark JVM's threads start to just after the last has "
+					+ "finished its operation, so a little longer than JMH's iteration), and the shares say how they were split (a lock that starved one JVM would "
 					+ "show a lopsided share)."),
 
 	SHARED("5", "SHARED, 8 threads in one JVM, one key", SharedBenchmark.class, Baseline.library(Library.CURATOR),
