@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # Runs the zklock benchmark set and writes docs/BENCHMARKS.md.
 #
-#   scripts/run-benchmarks.sh            the full run (about 50 minutes on 2 cores): run it on a quiet machine
+#   scripts/run-benchmarks.sh            the full run (about 1.5 to 2 hours on 2 cores): run it on a quiet
+#                                        machine, from a clean checkout (the report records `git describe --dirty`)
 #   scripts/run-benchmarks.sh --smoke    a few minutes, to check that everything runs; writes
 #                                        benchmarks/target/BENCHMARKS-smoke.md, figures not for comparison
-#   scripts/run-benchmarks.sh -Dbench.forks=3 -Dbench.iterations=10 -Dbench.setups=ensemble
+#   scripts/run-benchmarks.sh --rerun UncontendedBenchmark curator,zklock
+#                                        one workload of the standalone server again, with the full run's
+#                                        forks and iterations, for the libraries named (a row and its
+#                                        baseline); writes benchmarks/target/BENCHMARKS-rerun.md (5 to 10 min)
 #
 # Settings, as -Dbench.<name>=<value> (defaults of the full run in brackets):
 #   profile                 full | smoke                                  [full]
-#   forks                   JMH forks per benchmark, 0 = inside this JVM  [2]
+#   forks                   JMH forks per benchmark, 0 = inside this JVM  [3]
 #   warmupIterations        warmup iterations per fork                    [2]
 #   warmupTime              length of one warmup iteration                [2s]
 #   iterations              measurement iterations per fork               [5]
 #   iterationTime           length of one measurement iteration           [2s]
 #   setups                  standalone,ensemble (3 servers)               [standalone,ensemble]
+#   ensembleServer          follower | leader: the one server of the ensemble every client uses [follower]
 #   include                 regular expression of the JMH benchmarks      [all workloads]
+#   library                 library ids to run, comma-separated (JMH's library parameter) [all]
+#   busyLoad                1-minute load average above which a benchmark is marked busy [nproc]
 #   requestCycles           lock cycles per library for workload 7, 0 = skip        [1000]
-#   failoverRepetitions     failovers per kind of shutdown for workload 8, 0 = skip [5]
+#   failoverRepetitions     failovers per kind of shutdown for workload 8, 0 = skip [10]
 #   failoverSessionTimeout  session timeout of the election participants  [10s]
 #   tickTime                ZooKeeper tick in milliseconds                [2000]
 #   forceSync               yes | no (no is unsafe; the report says so)   [yes]
@@ -29,16 +36,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+command="scripts/run-benchmarks.sh${*:+ $*}"
 args=()
-for arg in "$@"; do
-	case "$arg" in
+while [ $# -gt 0 ]; do
+	case "$1" in
 		--smoke) args+=("-Dbench.profile=smoke") ;;
-		-Dbench.*) args+=("$arg") ;;
-		*) echo "Unknown argument: $arg (use --smoke or -Dbench.<name>=<value>)" >&2; exit 2 ;;
+		--rerun)
+			if [ $# -lt 3 ]; then
+				echo "Usage: --rerun <benchmark class, e.g. UncontendedBenchmark> <library ids, e.g. curator,zklock>" >&2
+				exit 2
+			fi
+			args+=("-Dbench.include=dev\\.zklock\\.benchmarks\\.workload\\.$2\\..*" "-Dbench.library=$3"
+				"-Dbench.setups=standalone" "-Dbench.requestCycles=0" "-Dbench.failoverRepetitions=0"
+				"-Dbench.output=benchmarks/target/BENCHMARKS-rerun.md")
+			shift 2 ;;
+		-Dbench.*) args+=("$1") ;;
+		*) echo "Unknown argument: $1 (use --smoke, --rerun or -Dbench.<name>=<value>)" >&2; exit 2 ;;
 	esac
+	shift
 done
 
 ./mvnw -B -q -pl benchmarks -am package -DskipTests
 classpath="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
-exec java -Xms1g -Xmx1g -cp "$classpath" "-Dbench.command=scripts/run-benchmarks.sh${*:+ $*}" \
+exec java -Xms1g -Xmx1g -cp "$classpath" "-Dbench.command=$command" \
 	${args[@]+"${args[@]}"} dev.zklock.benchmarks.BenchmarkRun

@@ -1,6 +1,8 @@
 package dev.zklock.benchmarks;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,17 +16,23 @@ import java.util.List;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.report.LoadAverage;
+import dev.zklock.benchmarks.report.LoadRecorder;
 import dev.zklock.benchmarks.report.Machine;
 import dev.zklock.benchmarks.report.Measurement;
+import dev.zklock.benchmarks.report.Provenance;
 import dev.zklock.benchmarks.report.ReportWriter;
 import dev.zklock.benchmarks.report.RunReport;
 import dev.zklock.benchmarks.report.ServerDescription;
 import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.ZooKeeperTarget;
@@ -74,19 +82,24 @@ public final class BenchmarkRun {
 	 */
 	public RunReport run() throws Exception {
 		Instant started = Instant.now();
-		String loadBefore = Machine.loadAverage();
+		LoadAverage loadBefore = LoadAverage.read();
+		Provenance provenance = Provenance.read();
+		log("Measuring " + provenance.commit() + " on " + Machine.describe().jdk() + "; load average "
+				+ loadBefore.format());
 		List<SetupReport> setups = new ArrayList<>();
 		for (ZooKeeperSetup setup : this.settings.setups()) {
 			setups.add(run(setup));
 		}
-		return new RunReport(this.settings, Machine.describe(), BENCHMARK_JVM_ARGS, started,
-				Duration.between(started, Instant.now()), loadBefore, Machine.loadAverage(), setups);
+		return new RunReport(this.settings, provenance, Machine.describe(), BENCHMARK_JVM_ARGS, started,
+				Duration.between(started, Instant.now()), loadBefore, LoadAverage.read(), setups);
 	}
 
 	private SetupReport run(ZooKeeperSetup setup) throws Exception {
 		log("Starting the " + setup.label());
 		try (ZooKeeperEnsemble servers = setup.start(this.settings.tickTime(), this.settings.forceSync())) {
 			ServerDescription description = ServerDescription.of(servers);
+			PinnedServer pinned = PinnedServer.choose(servers, this.settings.ensembleServer());
+			log("Every client connects to " + pinned.connectString() + " (" + pinned.roleAtStart() + ")");
 			List<RequestsPerCycle.Count> requests = List.of();
 			if (setup == ZooKeeperSetup.STANDALONE && this.settings.requestCycles() > 0) {
 				log("Counting requests per lock cycle (workload 7)");
@@ -94,30 +107,39 @@ public final class BenchmarkRun {
 						this.settings.requestCycles());
 			}
 			log("Running the JMH workloads");
-			List<Measurement> measurements = Measurement.of(jmh(servers.connectString(), setup));
+			Path grantsFile = Files.createDirectories(this.settings.logs()).resolve("grants-" + setup.id() + ".txt");
+			Files.deleteIfExists(grantsFile);
+			List<Measurement> measurements = jmh(pinned.connectString(), grantsFile, setup);
+			List<GrantCount> grants = Files.exists(grantsFile)
+					? Files.readAllLines(grantsFile).stream().filter((line) -> !line.isBlank()).map(GrantCount::parse)
+						.toList()
+					: List.of();
 			List<LeaderFailover.Result> failovers = new ArrayList<>();
 			if (this.settings.failoverRepetitions() > 0) {
 				for (Election election : Election.values()) {
 					log("Measuring leader failovers of " + election.label() + " (workload 8)");
-					failovers.addAll(LeaderFailover.measure(servers.connectString(), election,
+					failovers.addAll(LeaderFailover.measure(pinned.connectString(), election,
 							this.settings.failoverSessionTimeout(), this.settings.failoverRepetitions(),
 							this.settings.childJvmArgs()));
 				}
 			}
-			return new SetupReport(setup, description, measurements, requests, failovers);
+			return new SetupReport(setup, description, pinned.describe(), measurements, grants, requests, failovers);
 		}
 	}
 
-	private Collection<RunResult> jmh(String connectString, ZooKeeperSetup setup) throws IOException, RunnerException {
+	private List<Measurement> jmh(String connectString, Path grantsFile, ZooKeeperSetup setup)
+			throws IOException, RunnerException {
 		String childJvmArgs = String.join(" ", this.settings.childJvmArgs());
 		System.setProperty(ZooKeeperTarget.CONNECT_STRING_PROPERTY, connectString);
 		System.setProperty(ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY, childJvmArgs);
+		System.setProperty(ZooKeeperTarget.GRANTS_FILE_PROPERTY, grantsFile.toAbsolutePath().toString());
 		List<String> jvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
 		jvmArgs.add("-D" + ZooKeeperTarget.CONNECT_STRING_PROPERTY + "=" + connectString);
 		jvmArgs.add("-D" + ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY + "=" + childJvmArgs);
+		jvmArgs.add("-D" + ZooKeeperTarget.GRANTS_FILE_PROPERTY + "=" + grantsFile.toAbsolutePath());
 		Path log = jmhLog(setup);
 		log("JMH output: " + log.toAbsolutePath());
-		Options options = new OptionsBuilder().include(this.settings.include())
+		ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())
 			.forks(this.settings.forks())
 			.warmupIterations(this.settings.warmupIterations())
 			.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
@@ -125,10 +147,15 @@ public final class BenchmarkRun {
 			.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
 			.jvmArgs(jvmArgs.toArray(String[]::new))
 			.shouldFailOnError(true)
-			.timeout(TimeValue.minutes(5))
-			.output(log.toString())
-			.build();
-		return new Runner(options).run();
+			.timeout(TimeValue.minutes(5));
+		if (!this.settings.libraries().isEmpty()) {
+			builder.param("library", this.settings.libraries().toArray(String[]::new));
+		}
+		try (PrintStream output = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
+			LoadRecorder recorder = new LoadRecorder(OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL));
+			Collection<RunResult> results = new Runner(builder.build(), recorder).run();
+			return Measurement.of(results, recorder::load);
+		}
 	}
 
 	private Path jmhLog(ZooKeeperSetup setup) throws IOException {

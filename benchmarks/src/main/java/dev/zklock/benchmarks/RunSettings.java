@@ -20,10 +20,10 @@ public final class RunSettings {
 	private static final String PREFIX = "bench.";
 
 	private static final Map<String, Map<String, String>> PROFILES = Map.of("full",
-			Map.ofEntries(Map.entry("forks", "2"), Map.entry("warmupIterations", "2"), Map.entry("warmupTime", "2s"),
+			Map.ofEntries(Map.entry("forks", "3"), Map.entry("warmupIterations", "2"), Map.entry("warmupTime", "2s"),
 					Map.entry("iterations", "5"), Map.entry("iterationTime", "2s"),
 					Map.entry("setups", "standalone,ensemble"), Map.entry("requestCycles", "1000"),
-					Map.entry("failoverRepetitions", "5"), Map.entry("failoverSessionTimeout", "10s"),
+					Map.entry("failoverRepetitions", "10"), Map.entry("failoverSessionTimeout", "10s"),
 					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md"),
 					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m")),
 			"smoke",
@@ -43,7 +43,8 @@ public final class RunSettings {
 					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
-			"forceSync", "yes", "command", "(not given)");
+			"library", "", "forceSync", "yes", "command", "(not given)", "busyLoad", "nproc", "ensembleServer",
+			"follower");
 
 	private final String profile;
 
@@ -162,6 +163,49 @@ public final class RunSettings {
 	 */
 	public String include() {
 		return this.values.get("include");
+	}
+
+	/**
+	 * Return the libraries to run, as values of the benchmarks' {@code library} parameter; empty
+	 * for every library of each benchmark.
+	 * @return the library ids
+	 */
+	public List<String> libraries() {
+		return Arrays.stream(this.values.get("library").split(","))
+			.map(String::trim)
+			.filter((name) -> !name.isEmpty())
+			.toList();
+	}
+
+	/**
+	 * Return the 1-minute load average above which the machine counts as busy: by default the
+	 * number of processors, as many runnable tasks as there are processors to run them.
+	 * @return the load
+	 */
+	public double busyLoad() {
+		String value = this.values.get("busyLoad").trim();
+		if (value.equals("nproc")) {
+			return Runtime.getRuntime().availableProcessors();
+		}
+		try {
+			return Double.parseDouble(value);
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("bench.busyLoad must be a number or nproc, not '" + value + "'", ex);
+		}
+	}
+
+	/**
+	 * Return the role of the one server of an ensemble that every client of the benchmarks
+	 * connects to, so that every library talks to the same kind of server.
+	 * @return {@code follower} or {@code leader}
+	 */
+	public String ensembleServer() {
+		String value = this.values.get("ensembleServer").trim();
+		if (!value.equals("follower") && !value.equals("leader")) {
+			throw new IllegalArgumentException("bench.ensembleServer must be follower or leader, not '" + value + "'");
+		}
+		return value;
 	}
 
 	/**

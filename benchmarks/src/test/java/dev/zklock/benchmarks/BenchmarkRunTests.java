@@ -14,6 +14,7 @@ import dev.zklock.benchmarks.report.Measurement;
 import dev.zklock.benchmarks.report.ReportWriter;
 import dev.zklock.benchmarks.report.RunReport;
 import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.RequestsPerCycle.Kind;
@@ -65,22 +66,41 @@ class BenchmarkRunTests {
 					"TwoProcessesBenchmark.eightThreadsEach zklock {}",
 					"SharedBenchmark.eightThreads curator {}",
 					"SharedBenchmark.eightThreads zklock {}",
-					"LeaderCheckBenchmark.call curator {role=leader}",
-					"LeaderCheckBenchmark.call zkleader {role=leader}",
-					"LeaderCheckBenchmark.call curator {role=non-leader}",
-					"LeaderCheckBenchmark.call zkleader {role=non-leader}");
+					"LeaderCheckBenchmark.call curator {guard=inline, role=leader}",
+					"LeaderCheckBenchmark.call zkleader {guard=inline, role=leader}",
+					"LeaderCheckBenchmark.call curator {guard=inline, role=non-leader}",
+					"LeaderCheckBenchmark.call zkleader {guard=inline, role=non-leader}",
+					"LeaderCheckBenchmark.call curator {guard=proxied, role=leader}",
+					"LeaderCheckBenchmark.call zkleader {guard=proxied, role=leader}",
+					"LeaderCheckBenchmark.call curator {guard=proxied, role=non-leader}",
+					"LeaderCheckBenchmark.call zkleader {guard=proxied, role=non-leader}");
+		int forks = Math.max(1, settings.forks());
 		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
 			if (measurement.method().equals("call")) {
-				assertThat(measurement.averageNanos()).hasSize(settings.iterations())
+				assertThat(measurement.averageNanos()).hasSize(forks)
 					.allSatisfy((value) -> assertThat(value).isPositive());
 				assertThat(measurement.throughput()).isEmpty();
 			}
 			else {
-				assertThat(measurement.throughput()).hasSize(settings.iterations())
+				assertThat(measurement.throughput()).hasSize(forks)
 					.allSatisfy((value) -> assertThat(value).isPositive());
 				assertThat(measurement.p50Micros()).allSatisfy((value) -> assertThat(value).isPositive());
 				assertThat(measurement.p99Micros()).allSatisfy((value) -> assertThat(value).isPositive());
 			}
+		});
+
+		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
+			assertThat(measurement.load().before().one()).isNotNaN();
+			assertThat(measurement.load().after().one()).isNotNaN();
+		});
+
+		assertThat(standalone.grants()).extracting(GrantCount::library)
+			.containsOnly("curator", "spring-integration", "zklock")
+			.contains("curator", "spring-integration", "zklock");
+		assertThat(standalone.grants()).allSatisfy((count) -> {
+			assertThat(count.benchmarkJvm()).as("grants to the benchmark JVM").isPositive();
+			assertThat(count.otherJvm()).as("grants to the second JVM").isNotNegative();
+			assertThat(count.seconds()).isPositive();
 		});
 
 		assertThat(standalone.requests()).extracting(RequestsPerCycle.Count::subject)
@@ -107,7 +127,8 @@ class BenchmarkRunTests {
 				"#### 1s. Scheduled job", "#### 2. One key", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
 				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
 				"#### 8. Leader failover",
-				"`./mvnw -pl benchmarks -am verify`");
+				"`./mvnw -pl benchmarks -am verify`", "- Commit: `", "- JDK: ", "Curator 5.", "ZooKeeper 3.",
+				"both JVMs (grants/s)", "load 1 min, before → after", "÷ session timeout");
 		assertThat(markdown).doesNotContain("n/a", "no baseline");
 	}
 

@@ -21,7 +21,11 @@ class RunSettingsTests {
 		assertThat(settings.profile()).isEqualTo("full");
 		assertThat(settings.setups()).containsExactly(ZooKeeperSetup.STANDALONE, ZooKeeperSetup.ENSEMBLE);
 		assertThat(settings.forceSync()).isTrue();
-		assertThat(settings.forks()).isPositive();
+		assertThat(settings.forks()).isGreaterThanOrEqualTo(3);
+		assertThat(settings.failoverRepetitions()).isGreaterThanOrEqualTo(10);
+		assertThat(settings.ensembleServer()).isEqualTo("follower");
+		assertThat(settings.busyLoad()).isEqualTo(Runtime.getRuntime().availableProcessors());
+		assertThat(settings.libraries()).isEmpty();
 		assertThat(settings.tickTime()).isEqualTo(2000);
 		assertThat(settings.output()).isEqualTo(Path.of("docs/BENCHMARKS.md"));
 	}
@@ -29,7 +33,9 @@ class RunSettingsTests {
 	@Test
 	void givenValuesWinOverTheProfile() {
 		RunSettings settings = RunSettings.of(Map.of("profile", "smoke", "forks", "3", "iterationTime", "1500ms",
-				"setups", "ensemble", "forceSync", "no"));
+				"setups", "ensemble", "forceSync", "no", "library", "curator, zklock", "busyLoad", "1.5"));
+		assertThat(settings.libraries()).containsExactly("curator", "zklock");
+		assertThat(settings.busyLoad()).isEqualTo(1.5);
 		assertThat(settings.forks()).isEqualTo(3);
 		assertThat(settings.iterationTime()).isEqualTo(Duration.ofMillis(1500));
 		assertThat(settings.setups()).isEqualTo(List.of(ZooKeeperSetup.ENSEMBLE));
@@ -45,6 +51,9 @@ class RunSettingsTests {
 			.withMessageContaining("quick");
 		assertThatIllegalArgumentException().isThrownBy(() -> RunSettings.of(Map.of("forks", "two")).forks())
 			.withMessageContaining("bench.forks");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> RunSettings.of(Map.of("ensembleServer", "observer")).ensembleServer())
+			.withMessageContaining("bench.ensembleServer");
 	}
 
 }

@@ -56,10 +56,19 @@ final class CuratorLeaderLatch implements Participation {
 	}
 
 	@Override
-	public void runIfLeader(Runnable work) {
-		if (this.latch.hasLeadership()) {
-			work.run();
-		}
+	public Runnable leaderOnly(Guard guard, Runnable work) {
+		LeaderLatch latch = this.latch;
+		return switch (guard) {
+			case INLINE -> () -> {
+				if (latch.hasLeadership()) {
+					work.run();
+				}
+			};
+			case PROXIED -> {
+				HandWrittenLeaderCheck.LeaderOnlyWork proxy = HandWrittenLeaderCheck.proxy(latch::hasLeadership);
+				yield () -> proxy.run(work);
+			}
+		};
 	}
 
 	@Override

@@ -1,35 +1,30 @@
 package dev.zklock.benchmarks.library;
 
 import java.time.Duration;
-import java.util.Arrays;
 
 import org.apache.curator.utils.ZKPaths;
 
 /**
  * A leader election library under test, named in arguments by {@link #id()}.
  */
-public enum Election {
+public enum Election implements Subject.Described {
 
 	/** Curator's {@code LeaderLatch} used directly: the baseline. */
-	CURATOR("curator", "Curator LeaderLatch", "new LeaderLatch(client, path) with a listener, start(), "
-			+ "close() on shutdown; leader-only code guarded by hasLeadership()"),
+	CURATOR("curator", "Curator LeaderLatch", false, "new LeaderLatch(client, path) with a listener, start(), "
+			+ "close() on shutdown; leader-only code guarded by hasLeadership(), inline or in a hand-written "
+			+ "interceptor on a CGLIB proxy"),
 
 	/** zklock's annotation, in a Spring Boot application. */
-	ZKLEADER("zkleader", "zklock @ZkLeader", "@ZkLeader(group) on a bean method, auto-configured; leadership seen "
-			+ "by a LeadershipGrantedEvent listener; the application closed on shutdown");
+	ZKLEADER("zkleader", "zklock @ZkLeader", true, "@ZkLeader(group) on a bean method, auto-configured; leadership seen "
+			+ "by a LeadershipGrantedEvent listener; the application closed on shutdown; inline check: "
+			+ "ZkLeadership.isLeader(group)");
 
 	private static final String BASE_PATH = "/benchmarks/leaders/";
 
-	private final String id;
+	private final Subject subject;
 
-	private final String label;
-
-	private final String usage;
-
-	Election(String id, String label, String usage) {
-		this.id = id;
-		this.label = label;
-		this.usage = usage;
+	Election(String id, String label, boolean zkLock, String usage) {
+		this.subject = new Subject(id, label, usage, zkLock);
 	}
 
 	/**
@@ -38,42 +33,12 @@ public enum Election {
 	 * @return the library
 	 */
 	public static Election of(String id) {
-		return Arrays.stream(values())
-			.filter((election) -> election.id.equals(id))
-			.findFirst()
-			.orElseThrow(() -> new IllegalArgumentException("No election library '" + id + "'"));
+		return Subject.find(values(), id);
 	}
 
-	/**
-	 * Return the name used in arguments.
-	 * @return the id
-	 */
-	public String id() {
-		return this.id;
-	}
-
-	/**
-	 * Return the name shown in the report.
-	 * @return the label
-	 */
-	public String label() {
-		return this.label;
-	}
-
-	/**
-	 * Return how the benchmark uses the library, for the report.
-	 * @return the calls
-	 */
-	public String usage() {
-		return this.usage;
-	}
-
-	/**
-	 * Return whether this is zklock itself rather than a baseline.
-	 * @return whether it is zklock
-	 */
-	public boolean isZkLock() {
-		return this == ZKLEADER;
+	@Override
+	public Subject subject() {
+		return this.subject;
 	}
 
 	/**
@@ -101,7 +66,7 @@ public enum Election {
 	}
 
 	private String basePath() {
-		return BASE_PATH + this.id;
+		return BASE_PATH + id();
 	}
 
 }

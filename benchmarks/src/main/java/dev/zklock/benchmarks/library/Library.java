@@ -1,7 +1,6 @@
 package dev.zklock.benchmarks.library;
 
 import java.time.Duration;
-import java.util.Arrays;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -9,30 +8,30 @@ import org.apache.curator.framework.CuratorFramework;
  * A library under test, named in benchmark parameters by {@link #id()}. Each keeps its nodes
  * under its own path, so that libraries never see each other's locks.
  */
-public enum Library {
+public enum Library implements Subject.Described {
 
 	/** The floor: the least work of a lock cycle, without any exclusion. */
-	FLOOR("floor", "floor: create + delete",
+	FLOOR("floor", "floor: create + delete", false,
 			"create EPHEMERAL_SEQUENTIAL, then delete, both synchronous; excludes nobody"),
 
 	/** Curator's recipes used directly: the baseline. */
-	CURATOR("curator", "Curator", "InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key; "
+	CURATOR("curator", "Curator", false, "InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key; "
 			+ "shared: InterProcessReadWriteLock.readLock(); skip: acquire(0, MILLISECONDS)"),
 
 	/** Spring Integration's lock registry. */
-	SPRING_INTEGRATION("spring-integration", "Spring Integration",
+	SPRING_INTEGRATION("spring-integration", "Spring Integration", false,
 			"ZookeeperLockRegistry.obtain(key).lock() / unlock()"),
 
 	/** ShedLock's Curator provider, the usual way to skip a scheduled job running elsewhere. */
-	SHEDLOCK("shedlock", "ShedLock", "DefaultLockingTaskExecutor.executeWithLock(task, config) with "
+	SHEDLOCK("shedlock", "ShedLock", false, "DefaultLockingTaskExecutor.executeWithLock(task, config) with "
 			+ "ZookeeperCuratorLockProvider, lockAtMostFor 30 min, lockAtLeastFor 0"),
 
 	/** zklock's programmatic API. */
-	ZKLOCK("zklock", "zklock ZkLockTemplate", "ZkLockTemplate.execute(key, callback), default wait 30 s; "
+	ZKLOCK("zklock", "zklock ZkLockTemplate", true, "ZkLockTemplate.execute(key, callback), default wait 30 s; "
 			+ "shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, callback)"),
 
 	/** zklock's annotation, on a bean of a Spring Boot application. */
-	ZKLOCKED("zklocked", "zklock @ZkLocked",
+	ZKLOCKED("zklocked", "zklock @ZkLocked", true,
 			"@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s");
 
 	/** The wait for a lock, for the libraries that take one: zklock's default. */
@@ -40,16 +39,10 @@ public enum Library {
 
 	private static final String BASE_PATH = "/benchmarks/";
 
-	private final String id;
+	private final Subject subject;
 
-	private final String label;
-
-	private final String usage;
-
-	Library(String id, String label, String usage) {
-		this.id = id;
-		this.label = label;
-		this.usage = usage;
+	Library(String id, String label, boolean zkLock, String usage) {
+		this.subject = new Subject(id, label, usage, zkLock);
 	}
 
 	/**
@@ -58,42 +51,12 @@ public enum Library {
 	 * @return the library
 	 */
 	public static Library of(String id) {
-		return Arrays.stream(values())
-			.filter((library) -> library.id.equals(id))
-			.findFirst()
-			.orElseThrow(() -> new IllegalArgumentException("No library '" + id + "'"));
+		return Subject.find(values(), id);
 	}
 
-	/**
-	 * Return the name used in benchmark parameters.
-	 * @return the id
-	 */
-	public String id() {
-		return this.id;
-	}
-
-	/**
-	 * Return the name shown in the report.
-	 * @return the label
-	 */
-	public String label() {
-		return this.label;
-	}
-
-	/**
-	 * Return how the benchmarks call the library, for the report.
-	 * @return the calls
-	 */
-	public String usage() {
-		return this.usage;
-	}
-
-	/**
-	 * Return whether this is zklock itself rather than a baseline.
-	 * @return whether it is zklock
-	 */
-	public boolean isZkLock() {
-		return this == ZKLOCK || this == ZKLOCKED;
+	@Override
+	public Subject subject() {
+		return this.subject;
 	}
 
 	/**
@@ -151,11 +114,11 @@ public enum Library {
 	}
 
 	private String basePath() {
-		return BASE_PATH + this.id;
+		return BASE_PATH + id();
 	}
 
 	private UnsupportedOperationException unsupported(String what) {
-		return new UnsupportedOperationException(this.label + " has no " + what + " to benchmark");
+		return new UnsupportedOperationException(label() + " has no " + what + " to benchmark");
 	}
 
 }

@@ -19,11 +19,12 @@ public interface Participation extends AutoCloseable {
 	boolean isLeader();
 
 	/**
-	 * Run work only if this participant leads its group, the way the library guards leader-only
-	 * code.
+	 * Return work guarded so that it runs only where this participant leads its group.
+	 * @param guard how the check is made: inline, or through a proxy
 	 * @param work the work
+	 * @return the guarded work
 	 */
-	void runIfLeader(Runnable work);
+	Runnable leaderOnly(Guard guard, Runnable work);
 
 	@Override
 	void close();

@@ -64,8 +64,18 @@ final class ZkLeaderParticipant implements Participation {
 	}
 
 	@Override
-	public void runIfLeader(Runnable work) {
-		this.work.run(work);
+	public Runnable leaderOnly(Guard guard, Runnable work) {
+		ZkLeadership leadership = this.leadership;
+		String group = this.group;
+		LeaderWork proxy = this.work;
+		return switch (guard) {
+			case INLINE -> () -> {
+				if (leadership.isLeader(group)) {
+					work.run();
+				}
+			};
+			case PROXIED -> () -> proxy.run(work);
+		};
 	}
 
 	@Override

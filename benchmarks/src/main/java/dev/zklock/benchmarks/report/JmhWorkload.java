@@ -1,10 +1,12 @@
 package dev.zklock.benchmarks.report;
 
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
 import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
+import dev.zklock.benchmarks.library.Subject;
 import dev.zklock.benchmarks.workload.DistinctKeysBenchmark;
 import dev.zklock.benchmarks.workload.LeaderCheckBenchmark;
 import dev.zklock.benchmarks.workload.OneKeyContendedBenchmark;
@@ -14,39 +16,47 @@ import dev.zklock.benchmarks.workload.TwoProcessesBenchmark;
 import dev.zklock.benchmarks.workload.UncontendedBenchmark;
 
 /**
- * A workload measured with JMH: its number and title in the issue, its benchmark class, and the
- * baseline its figures are compared with.
+ * A workload measured with JMH: its number and title in the report, its benchmark class, and the
+ * baseline its rows are compared with. A new workload is one more constant here; a new row of
+ * an existing workload is one more {@code @Param} value of its benchmark class.
  */
 enum JmhWorkload {
 
-	UNCONTENDED("1", "Uncontended lock/unlock, one thread, one key", UncontendedBenchmark.class, Library.CURATOR,
-			"Each operation takes the lock, does nothing and releases it."),
+	UNCONTENDED("1", "Uncontended lock/unlock, one thread, one key", UncontendedBenchmark.class,
+			Baseline.library(Library.CURATOR), "Each operation takes the lock, does nothing and releases it."),
 
 	SKIP_IF_LOCKED("1s", "Scheduled job skipped where locked, one thread, one key", SkipIfLockedBenchmark.class,
-			Library.SHEDLOCK,
+			Baseline.library(Library.SHEDLOCK),
 			"Each operation runs a job only if its lock is free, never waiting. `free`: nobody else holds the lock, "
 					+ "the job runs every time; `held`: another session holds it, the job is skipped every time."),
 
-	ONE_KEY("2", "One key, 8 and 32 threads in one JVM", OneKeyContendedBenchmark.class, Library.CURATOR,
+	ONE_KEY("2", "One key, 8 and 32 threads in one JVM", OneKeyContendedBenchmark.class,
+			Baseline.library(Library.CURATOR),
 			"The threads share one client. An operation is one lock cycle including its wait in the queue; "
 					+ "the lock is always wanted, so the time per handoff is one over the throughput."),
 
-	DISTINCT_KEYS("3", "Distinct keys, 8 threads in one JVM", DistinctKeysBenchmark.class, Library.CURATOR,
-			"The threads share one client; each locks a key of its own."),
+	DISTINCT_KEYS("3", "Distinct keys, 8 threads in one JVM", DistinctKeysBenchmark.class,
+			Baseline.library(Library.CURATOR), "The threads share one client; each locks a key of its own."),
 
-	TWO_PROCESSES("4", "One key, two JVMs of 8 threads each", TwoProcessesBenchmark.class, Library.CURATOR,
-			"A second JVM runs the same loop with the same library for the whole trial; the figures are those of "
-					+ "the benchmark JVM, which gets about half of the handoffs."),
+	TWO_PROCESSES("4", "One key, two JVMs of 8 threads each", TwoProcessesBenchmark.class,
+			Baseline.library(Library.CURATOR),
+			"A second JVM runs the same loop with the same library for the whole trial. Throughput, p50 and p99 "
+					+ "are the benchmark JVM's; `both JVMs` counts the grants of the two over the same measurement "
+					+ "iterations (from just before the benchmark JVM's threads start to just after the last has "
+					+ "finished its operation, so a little longer than JMH's iteration), and the shares say how they were split (a lock that starved one JVM would "
+					+ "show a lopsided share)."),
 
-	SHARED("5", "SHARED, 8 threads in one JVM, one key", SharedBenchmark.class, Library.CURATOR,
+	SHARED("5", "SHARED, 8 threads in one JVM, one key", SharedBenchmark.class, Baseline.library(Library.CURATOR),
 			"Curator: `InterProcessReadWriteLock.readLock()`; zklock: `LockMode.SHARED`. Readers hold the lock "
 					+ "together, so they should not serialise."),
 
 	LEADER_CHECK("6", "The leader-only check, on the leader and on a non-leader", LeaderCheckBenchmark.class,
-			Election.CURATOR,
-			"One thread calls leader-only code of one of two participants in this JVM (mode `AverageTime`). "
-					+ "Curator: `if (latch.hasLeadership())` around the work; zklock: the call of a `@ZkLeader` "
-					+ "bean method, through its proxy. No ZooKeeper traffic.");
+			Baseline.library(Election.CURATOR),
+			"One thread calls leader-only code of one of two participants in this JVM (mode `AverageTime`), "
+					+ "compared like with like. `inline`: the check written in the caller, Curator's "
+					+ "`if (latch.hasLeadership())` against zklock's `if (zkLeadership.isLeader(group))`. "
+					+ "`proxied`: a call through a Spring CGLIB proxy, a hand-written interceptor checking "
+					+ "`hasLeadership()` against the `@ZkLeader` bean method. No ZooKeeper traffic.");
 
 	private final String number;
 
@@ -54,26 +64,19 @@ enum JmhWorkload {
 
 	private final Class<?> benchmark;
 
-	private final String baseline;
+	private final Baseline baseline;
 
-	private final boolean elections;
+	private final List<? extends Subject.Described> libraries;
 
 	private final String note;
 
-	JmhWorkload(String number, String title, Class<?> benchmark, Library baseline, String note) {
-		this(number, title, benchmark, baseline.id(), false, note);
-	}
-
-	JmhWorkload(String number, String title, Class<?> benchmark, Election baseline, String note) {
-		this(number, title, benchmark, baseline.id(), true, note);
-	}
-
-	JmhWorkload(String number, String title, Class<?> benchmark, String baseline, boolean elections, String note) {
+	JmhWorkload(String number, String title, Class<?> benchmark, Baseline baseline, String note) {
 		this.number = number;
 		this.title = title;
 		this.benchmark = benchmark;
 		this.baseline = baseline;
-		this.elections = elections;
+		this.libraries = (benchmark == LeaderCheckBenchmark.class) ? Arrays.asList(Election.values())
+				: Arrays.asList(Library.values());
 		this.note = note;
 	}
 
@@ -90,9 +93,9 @@ enum JmhWorkload {
 	}
 
 	/**
-	 * Return the id of the library the others are compared with.
+	 * Return what the rows are compared with.
 	 */
-	String baseline() {
+	Baseline baseline() {
 		return this.baseline;
 	}
 
@@ -101,6 +104,13 @@ enum JmhWorkload {
 	 */
 	boolean showsHandoffs() {
 		return this == ONE_KEY;
+	}
+
+	/**
+	 * Return whether the grants of a second JVM are counted.
+	 */
+	boolean countsGrants() {
+		return this == TWO_PROCESSES;
 	}
 
 	/**
@@ -114,9 +124,15 @@ enum JmhWorkload {
 	 * Return the name of a library of this workload as the report shows it, zklock's in bold.
 	 */
 	String label(String library) {
-		boolean zklock = this.elections ? Election.of(library).isZkLock() : Library.of(library).isZkLock();
-		String label = this.elections ? Election.of(library).label() : Library.of(library).label();
-		return zklock ? "**" + label + "**" : label;
+		Subject.Described described = subject(library);
+		return described.isZkLock() ? "**" + described.label() + "**" : described.label();
+	}
+
+	/**
+	 * Return the name of a library of this workload, plain.
+	 */
+	String plainLabel(String library) {
+		return subject(library).label();
 	}
 
 	/**
@@ -128,12 +144,12 @@ enum JmhWorkload {
 			.filter((measurement) -> measurement.benchmark().equals(this.benchmark.getName()))
 			.sorted(Comparator.comparingInt(Measurement::threads)
 				.thenComparing((measurement) -> measurement.params().toString())
-				.thenComparingInt((measurement) -> order(measurement.library())))
+				.thenComparingInt((measurement) -> this.libraries.indexOf(subject(measurement.library()))))
 			.toList();
 	}
 
-	private int order(String library) {
-		return this.elections ? Election.of(library).ordinal() : Library.of(library).ordinal();
+	private Subject.Described subject(String library) {
+		return Subject.find(this.libraries.toArray(Subject.Described[]::new), library);
 	}
 
 }

@@ -32,20 +32,6 @@ public record Machine(String cpu, int processors, String memory, String os, Stri
 		return new Machine(cpu, Runtime.getRuntime().availableProcessors(), memory, os, jdk);
 	}
 
-	/**
-	 * Return the load averages over 1, 5 and 15 minutes, to tell whether the machine was quiet.
-	 * @return the load averages, or {@code unknown}
-	 */
-	public static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-			return fields[0] + " / " + fields[1] + " / " + fields[2];
-		}
-		catch (IOException | RuntimeException ex) {
-			return "unknown";
-		}
-	}
-
 	private static Optional<String> lineValue(String file, String name) {
 		try {
 			List<String> lines = Files.readAllLines(Path.of(file));

@@ -6,17 +6,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * The figures of one JMH benchmark method with one set of parameters: one value per
- * measurement iteration of every fork. Lock cycles are sampled one by one (mode
+ * The figures of one JMH benchmark method with one set of parameters: one value per fork, each
+ * over all measurement iterations of that fork, so that their spread is the spread between JVMs
+ * rather than between the iterations of one. Lock cycles are sampled one by one (mode
  * {@code SampleTime}), which gives throughput and percentiles; calls too short to time one by
  * one are averaged (mode {@code AverageTime}).
  *
@@ -25,30 +26,52 @@ import org.openjdk.jmh.results.RunResult;
  * @param library the id of the library under test
  * @param params the other parameters, by name
  * @param threads the benchmark threads
- * @param throughput operations per second of all threads together, per iteration (sampled)
- * @param p50Micros median time of an operation in microseconds, per iteration (sampled)
- * @param p99Micros 99th percentile of that time, per iteration (sampled)
- * @param averageNanos average time of an operation in nanoseconds, per iteration (averaged)
+ * @param throughput operations per second of all threads together, per fork (sampled)
+ * @param p50Micros median time of an operation in microseconds, per fork (sampled)
+ * @param p99Micros 99th percentile of that time, per fork (sampled)
+ * @param averageNanos average time of an operation in nanoseconds, per fork (averaged)
+ * @param load the machine's load averages before and after the benchmark
  */
 public record Measurement(String benchmark, String method, String library, Map<String, String> params, int threads,
-		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos) {
+		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos,
+		Load load) {
 
 	private static final String LIBRARY_PARAM = "library";
 
 	/**
+	 * The load averages around one benchmark.
+	 *
+	 * @param before just before its first fork started
+	 * @param after just after its last fork ended
+	 */
+	public record Load(LoadAverage before, LoadAverage after) {
+
+		/**
+		 * Return whether the machine was busy before or after the benchmark.
+		 * @param busyLoad the 1-minute load from which it counts as busy
+		 * @return whether it was
+		 */
+		public boolean isBusy(double busyLoad) {
+			return this.before.isBusy(busyLoad) || this.after.isBusy(busyLoad);
+		}
+
+	}
+
+	/**
 	 * Take the figures out of JMH's results.
 	 * @param results the results of a JMH run
+	 * @param loads the load around each benchmark
 	 * @return one measurement per benchmark method and parameters
 	 */
-	public static List<Measurement> of(Collection<RunResult> results) {
+	public static List<Measurement> of(Collection<RunResult> results, Function<BenchmarkParams, Load> loads) {
 		List<Measurement> measurements = new ArrayList<>();
 		for (RunResult result : results) {
-			measurements.add(of(result));
+			measurements.add(of(result, loads.apply(result.getParams())));
 		}
 		return measurements;
 	}
 
-	private static Measurement of(RunResult result) {
+	private static Measurement of(RunResult result, Load load) {
 		BenchmarkParams params = result.getParams();
 		if (params.getMode() != Mode.SampleTime && params.getMode() != Mode.AverageTime) {
 			throw new IllegalStateException(params.getBenchmark() + " runs in mode " + params.getMode()
@@ -68,20 +91,18 @@ public record Measurement(String benchmark, String method, String library, Map<S
 		List<Double> p99 = new ArrayList<>();
 		List<Double> average = new ArrayList<>();
 		for (BenchmarkResult fork : result.getBenchmarkResults()) {
-			for (IterationResult iteration : fork.getIterationResults()) {
-				Result<?> primary = iteration.getPrimaryResult();
-				double meanNanos = primary.getScore() * nanosPerUnit;
-				if (params.getMode() == Mode.AverageTime) {
-					average.add(meanNanos);
-					continue;
-				}
-				throughput.add(params.getThreads() * 1e9 / meanNanos);
-				p50.add(primary.getStatistics().getPercentile(50) * nanosPerUnit / 1000);
-				p99.add(primary.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
+			Result<?> primary = fork.getPrimaryResult();
+			double meanNanos = primary.getScore() * nanosPerUnit;
+			if (params.getMode() == Mode.AverageTime) {
+				average.add(meanNanos);
+				continue;
 			}
+			throughput.add(params.getThreads() * 1e9 / meanNanos);
+			p50.add(primary.getStatistics().getPercentile(50) * nanosPerUnit / 1000);
+			p99.add(primary.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
 		}
 		return new Measurement(benchmark.substring(0, dot), benchmark.substring(dot + 1),
-				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average);
+				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average, load);
 	}
 
 	/**

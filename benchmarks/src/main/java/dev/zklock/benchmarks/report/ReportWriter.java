@@ -9,6 +9,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 
+import dev.zklock.benchmarks.RunSettings;
 import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
 
@@ -56,13 +57,14 @@ public final class ReportWriter {
 		run(out, report);
 		machine(out, report);
 		zooKeeper(out, report);
-		libraries(out);
+		libraries(out, report.provenance());
 		reading(out);
 		Expectations.append(out, report.setups());
 		for (SetupReport setup : report.setups()) {
 			out.append("## Results: ").append(setup.setup().label()).append("\n\n");
+			out.append(setup.target()).append("\n\n");
 			for (JmhWorkload workload : JmhWorkload.values()) {
-				ResultTables.jmh(out, workload, setup.measurements());
+				ResultTables.jmh(out, workload, setup, report.settings().busyLoad());
 			}
 			if (!setup.requests().isEmpty()) {
 				out.append("#### 7. ZooKeeper requests per lock cycle\n\n");
@@ -81,7 +83,11 @@ public final class ReportWriter {
 						+ "leader's session, a session timeout after it last heard from it (an idle client pings "
 						+ "every third of the timeout), checked every tick (tickTime " + report.settings().tickTime()
 						+ " ms): so between about two thirds of the session timeout and the timeout plus a tick, "
-						+ "plus the time it takes to tell the next participant.\n\n");
+						+ "plus the time it takes to tell the next participant. Where in its ping cycle the "
+						+ "leader dies decides where in that range a failover falls, so each kill comes after a "
+						+ "random wait of up to half a session timeout (one and a half ping intervals) once both "
+						+ "participants have joined, and the table gives the distribution against the session "
+						+ "timeout, not a ratio between libraries.\n\n");
 				ResultTables.failovers(out, setup.failovers());
 			}
 		}
@@ -91,8 +97,10 @@ public final class ReportWriter {
 	private static void howToRun(StringBuilder out) {
 		out.append("## How to run\n\n");
 		out.append("```bash\n");
-		out.append("scripts/run-benchmarks.sh          # the full run, about 50 minutes on 2 cores, ");
+		out.append("scripts/run-benchmarks.sh          # the full run, about 2 hours on 2 cores, ");
 		out.append("on a quiet machine\n");
+		out.append("scripts/run-benchmarks.sh --rerun UncontendedBenchmark curator,zklock  # one workload again, ");
+		out.append("5 to 10 minutes\n");
 		out.append("scripts/run-benchmarks.sh --smoke  # a few minutes, to check that everything runs\n");
 		out.append("```\n\n");
 		out.append("Settings are `-Dbench.<name>=<value>` arguments, listed in the script's header. `./mvnw verify` "
@@ -101,24 +109,37 @@ public final class ReportWriter {
 	}
 
 	private static void run(StringBuilder out, RunReport report) {
+		RunSettings settings = report.settings();
 		out.append("## Run\n\n");
-		out.append("- Command: `").append(report.settings().command()).append("`\n");
+		out.append("- Commit: `").append(report.provenance().commit()).append("` (`git describe --always --dirty`; ")
+			.append("HEAD `").append(report.provenance().head()).append("`)\n");
+		out.append("- JDK: ").append(report.machine().jdk()).append('\n');
+		out.append("- Command: `").append(settings.command()).append("`\n");
 		out.append("- Started ").append(TIME.format(report.started())).append(", took ")
-			.append(report.elapsed().toMinutes()).append(" min ").append(report.elapsed().toSecondsPart())
-			.append(" s\n");
-		out.append("- Settings (`-Dbench.<name>=<value>`): profile `").append(report.settings().profile()).append('`');
-		for (Map.Entry<String, String> setting : report.settings().asMap().entrySet()) {
+			.append(report.elapsed().toHours()).append(" h ").append(report.elapsed().toMinutesPart()).append(" min ")
+			.append(report.elapsed().toSecondsPart()).append(" s\n");
+		out.append("- Settings (`-Dbench.<name>=<value>`): profile `").append(settings.profile()).append('`');
+		for (Map.Entry<String, String> setting : settings.asMap().entrySet()) {
 			if (!setting.getKey().equals("command")) {
 				out.append(", ").append(setting.getKey()).append(" `").append(setting.getValue()).append('`');
 			}
 		}
 		out.append("\n- JMH benchmark JVMs: `").append(String.join(" ", report.benchmarkJvmArgs())).append("`; ")
-			.append(report.settings().forks() == 0 ? "no forks (run inside the runner's JVM)"
-					: report.settings().forks() + " fork(s) per benchmark")
-			.append(", each with ").append(report.settings().warmupIterations()).append(" warmup and ")
-			.append(report.settings().iterations()).append(" measurement iterations\n");
-		out.append("- Load average (1 / 5 / 15 min): ").append(report.loadBefore()).append(" at the start, ")
-			.append(report.loadAfter()).append(" at the end\n\n");
+			.append(settings.forks() == 0 ? "no forks (run inside the runner's JVM)"
+					: settings.forks() + " fork(s) per benchmark")
+			.append(", each with ").append(settings.warmupIterations()).append(" warmup and ")
+			.append(settings.iterations()).append(" measurement iterations\n");
+		out.append("- Load average (1 / 5 / 15 min): ").append(report.loadBefore().format()).append(" at the start, ")
+			.append(report.loadAfter().format()).append(" at the end; ")
+			.append(String.format(java.util.Locale.ROOT, "a benchmark counts as **busy** where the 1-minute load "
+					+ "before or after it was above %.1f", settings.busyLoad()));
+		long busy = report.setups()
+			.stream()
+			.flatMap((setup) -> setup.measurements().stream())
+			.filter((measurement) -> measurement.load().isBusy(settings.busyLoad()))
+			.count();
+		out.append(busy == 0 ? "; none was.\n\n"
+				: "; **" + busy + " benchmark(s) ran on a busy machine**: their figures are not for comparison.\n\n");
 	}
 
 	private static void machine(StringBuilder out, RunReport report) {
@@ -133,7 +154,8 @@ public final class ReportWriter {
 
 	private static void zooKeeper(StringBuilder out, RunReport report) {
 		out.append("## ZooKeeper\n\n");
-		out.append("ZooKeeper 3.9.3, every server a JVM of its own (`QuorumPeerMain`) on loopback, started for the "
+		out.append("ZooKeeper ").append(report.provenance().versions().get("ZooKeeper (client and servers)"))
+			.append(", every server a JVM of its own (`QuorumPeerMain`) on loopback, started for the "
 				+ "run; data folders on the machine's disk. ZooKeeper's default settings except: the tick time, "
 				+ "the session bounds that follow from it, and the client port on loopback. `forceSync=")
 			.append(report.settings().forceSync() ? "yes" : "no")
@@ -151,16 +173,20 @@ public final class ReportWriter {
 		}
 	}
 
-	private static void libraries(StringBuilder out) {
+	private static void libraries(StringBuilder out, Provenance provenance) {
 		out.append("## Libraries and how they are called\n\n");
-		out.append("Every lock library uses its own Curator 5.9.0 client per JVM with the same settings (zklock's "
+		out.append("Every lock library uses its own Curator client per JVM with the same settings (zklock's "
 				+ "defaults: session timeout 30 s, connection timeout 10 s, exponential back-off retry), and "
 				+ "keeps its nodes under a path of its own. `@ZkLocked` runs in a Spring Boot application "
 				+ "that is given that client as its `CuratorFramework` bean; `@ZkLeader` runs in a Spring Boot "
-				+ "application whose client the auto-configuration creates from `zklock.*` properties. Spring "
-				+ "Integration is 7.0.5 (Spring Boot 4.1.1 manages 7.1.1, which was not available to this "
-				+ "build); ShedLock is 4.42.0, the last release of its Curator provider, built against "
-				+ "Curator 5.\n\n");
+				+ "application whose client the auto-configuration creates from `zklock.*` properties. zklock is "
+				+ "the commit above. Versions, as found on the classpath: ");
+		out.append(String.join(", ", provenance.versions()
+			.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + " " + entry.getValue())
+			.toList()));
+		out.append(". ShedLock's is the last release of its Curator provider.\n\n");
 		MarkdownTable table = new MarkdownTable(List.of("library", "calls"));
 		for (Library library : Library.values()) {
 			table.row(List.of(library.label(), "`" + library.usage() + "`"));
@@ -173,12 +199,18 @@ public final class ReportWriter {
 
 	private static void reading(StringBuilder out) {
 		out.append("## How to read the tables\n\n");
-		out.append("JMH samples the time of every operation (mode `SampleTime`). Each figure is the median over "
-				+ "all measurement iterations of all forks, with the 25th–75th percentile of those iterations in "
-				+ "brackets. Throughput is all threads' operations per second (threads ÷ mean time); p50 and p99 "
-				+ "are the percentiles of one operation's time within an iteration. Ratios divide zklock's (or "
-				+ "another library's) median by the baseline's median from the same run and setup: above 1× "
-				+ "is more throughput, or a longer time.\n\n");
+		out.append("JMH samples the time of every operation (mode `SampleTime`). Every benchmark runs in several "
+				+ "forks (JVMs of their own); each fork gives one figure over all its measurement iterations, and "
+				+ "each cell is the median of the forks' figures with the least and greatest fork in brackets: "
+				+ "the spread between JVMs, not only between the iterations of one. Throughput is all threads' "
+				+ "operations per second (threads ÷ mean time); p50 and p99 are the percentiles of one "
+				+ "operation's time over a fork's iterations. A ratio divides a row's median by its baseline's "
+				+ "(from the same run and setup: above 1× is more throughput, or a longer time), with its "
+				+ "interval in brackets: the least fork over the baseline's greatest, and the greatest over its "
+				+ "least. Where the two ranges of forks overlap the ratio reads **no difference**: the run cannot "
+				+ "tell the two apart. With one fork there is no interval, and no ratio is to be cited. The last "
+				+ "column is the machine's 1-minute load average just before the benchmark's first fork and "
+				+ "just after its last.\n\n");
 	}
 
 }

@@ -1,13 +1,18 @@
 package dev.zklock.benchmarks.report;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
-import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
+import dev.zklock.benchmarks.library.Subject;
+import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 
@@ -23,8 +28,8 @@ final class ResultTables {
 	/**
 	 * Append the table of a JMH workload, or nothing if it did not run.
 	 */
-	static void jmh(StringBuilder out, JmhWorkload workload, List<Measurement> all) {
-		List<Measurement> measurements = workload.select(all);
+	static void jmh(StringBuilder out, JmhWorkload workload, SetupReport setup, double busyLoad) {
+		List<Measurement> measurements = workload.select(setup.measurements());
 		if (measurements.isEmpty()) {
 			return;
 		}
@@ -32,7 +37,7 @@ final class ResultTables {
 		out.append(workload.note()).append("\n\n");
 		Set<String> params = new LinkedHashSet<>();
 		measurements.forEach((measurement) -> params.addAll(measurement.params().keySet()));
-		String baseline = workload.label(workload.baseline()).replace("**", "");
+		String baseline = workload.baseline().label(workload::plainLabel);
 		List<String> header = new ArrayList<>(List.of("library", "threads"));
 		header.addAll(params);
 		if (workload.measuresCalls()) {
@@ -43,17 +48,22 @@ final class ResultTables {
 			if (workload.showsHandoffs()) {
 				header.add("per handoff (µs)");
 			}
+			if (workload.countsGrants()) {
+				header.addAll(List.of("both JVMs (grants/s)", "benchmark JVM's share of grants (%)"));
+			}
 			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
 		}
+		header.add("load 1 min, before → after");
+		Map<String, List<GrantCount>> grants = grantsPerFork(setup.grants());
 		MarkdownTable table = new MarkdownTable(header);
 		for (Measurement measurement : measurements) {
 			List<String> row = new ArrayList<>(
 					List.of(workload.label(measurement.library()), Integer.toString(measurement.threads())));
 			params.forEach((name) -> row.add(measurement.params().getOrDefault(name, "")));
-			Optional<Measurement> base = baseline(measurement, workload.baseline(), measurements);
+			Optional<Measurement> base = workload.baseline().of(measurement, measurements);
 			if (workload.measuresCalls()) {
 				row.add(Spread.of(measurement.averageNanos()).format());
-				row.add(base.map((b) -> ratio(measurement.averageNanos(), b.averageNanos())).orElse("no baseline"));
+				row.add(ratio(measurement, base, Measurement::averageNanos));
 			}
 			else {
 				row.add(Spread.of(measurement.throughput()).format());
@@ -62,12 +72,55 @@ final class ResultTables {
 				if (workload.showsHandoffs()) {
 					row.add(Spread.of(measurement.throughput().stream().map((rate) -> 1e6 / rate).toList()).format());
 				}
-				row.add(base.map((b) -> ratio(measurement.throughput(), b.throughput())).orElse("no baseline"));
-				row.add(base.map((b) -> ratio(measurement.p50Micros(), b.p50Micros())).orElse("no baseline"));
+				if (workload.countsGrants()) {
+					List<GrantCount> forks = grants.getOrDefault(measurement.library(), List.of());
+					row.add(forks.isEmpty() ? "not counted"
+							: Spread.of(forks.stream().map(GrantCount::combinedPerSecond).toList()).format());
+					row.add(forks.isEmpty() ? "not counted"
+							: Spread.of(forks.stream().map((fork) -> 100 * fork.benchmarkJvmShare()).toList())
+								.format());
+				}
+				row.add(ratio(measurement, base, Measurement::throughput));
+				row.add(ratio(measurement, base, Measurement::p50Micros));
 			}
+			row.add(load(measurement.load(), busyLoad));
 			table.row(row);
 		}
 		table.appendTo(out);
+	}
+
+	private static String ratio(Measurement measurement, Optional<Measurement> base,
+			Function<Measurement, List<Double>> figure) {
+		if (base.isEmpty()) {
+			return "no baseline";
+		}
+		if (base.get() == measurement) {
+			return "baseline";
+		}
+		return Ratio.of(figure.apply(measurement), figure.apply(base.get())).format();
+	}
+
+	static String load(Measurement.Load load, double busyLoad) {
+		String text = number(load.before().one()) + " → " + number(load.after().one());
+		return load.isBusy(busyLoad) ? text + " **busy**" : text;
+	}
+
+	private static String number(double value) {
+		return Double.isNaN(value) ? "unknown" : String.format(Locale.ROOT, "%.2f", value);
+	}
+
+	/**
+	 * Return the grants of workload 4 summed per library and fork.
+	 */
+	static Map<String, List<GrantCount>> grantsPerFork(List<GrantCount> counts) {
+		Map<String, Map<Long, GrantCount>> sums = new LinkedHashMap<>();
+		for (GrantCount count : counts) {
+			sums.computeIfAbsent(count.library(), (library) -> new LinkedHashMap<>())
+				.merge(count.fork(), count, GrantCount::plus);
+		}
+		Map<String, List<GrantCount>> perFork = new LinkedHashMap<>();
+		sums.forEach((library, forks) -> perFork.put(library, List.copyOf(forks.values())));
+		return perFork;
 	}
 
 	/**
@@ -90,40 +143,28 @@ final class ResultTables {
 	}
 
 	/**
-	 * Append the leader failover times.
+	 * Append the leader failover times: their distribution, and where it lies against the
+	 * session timeout. No ratio between libraries: what they differ by is mostly when the
+	 * leader's last ping happened to be.
 	 */
 	static void failovers(StringBuilder out, List<LeaderFailover.Result> results) {
-		MarkdownTable table = new MarkdownTable(List.of("library", "leader's JVM ends by", "failover (ms)",
-				"failovers", "session timeout (ms)", "vs " + Election.CURATOR.label()));
+		MarkdownTable table = new MarkdownTable(List.of("library", "leader's JVM ends by", "failovers",
+				"failover (ms), median (p25–p75)", "least – most (ms)", "÷ session timeout: least – median – most",
+				"session timeout (ms)"));
 		for (LeaderFailover.Result result : results) {
-			String ratio = results.stream()
-				.filter((base) -> base.election() == Election.CURATOR && base.shutdown() == result.shutdown())
-				.findFirst()
-				.map((base) -> ratio(result.millis(), base.millis()))
-				.orElse("no baseline");
-			String label = result.election().isZkLock() ? "**" + result.election().label() + "**"
-					: result.election().label();
-			table.row(List.of(label, shutdown(result.shutdown()), Spread.of(result.millis()).format(),
-					Integer.toString(result.millis().size()), Integer.toString(result.sessionTimeoutMillis()), ratio));
+			Spread millis = Spread.of(result.millis());
+			double timeout = result.sessionTimeoutMillis();
+			table.row(List.of(label(result.election()), shutdown(result.shutdown()),
+					Integer.toString(result.millis().size()), millis.formatQuartiles(),
+					Spread.number(millis.min()) + " – " + Spread.number(millis.max()),
+					String.format(Locale.ROOT, "%.2f – %.2f – %.2f", millis.min() / timeout,
+							millis.median() / timeout, millis.max() / timeout),
+					Integer.toString(result.sessionTimeoutMillis())));
 		}
 		table.appendTo(out);
 	}
 
-	static Optional<Measurement> baseline(Measurement measurement, String baseline, List<Measurement> candidates) {
-		return candidates.stream()
-			.filter((candidate) -> candidate.library().equals(baseline) && candidate.sameCaseAs(measurement))
-			.findFirst();
-	}
-
-	static double medianRatio(List<Double> values, List<Double> baseline) {
-		return Spread.of(values).median() / Spread.of(baseline).median();
-	}
-
-	static String ratio(List<Double> values, List<Double> baseline) {
-		return String.format(java.util.Locale.ROOT, "%.2f×", medianRatio(values, baseline));
-	}
-
-	static String label(Library library) {
+	static String label(Subject.Described library) {
 		return library.isZkLock() ? "**" + library.label() + "**" : library.label();
 	}
 
@@ -139,7 +180,7 @@ final class ResultTables {
 	private static String shutdown(LeaderFailover.Shutdown shutdown) {
 		return switch (shutdown) {
 			case GRACEFUL -> "graceful shutdown (SIGTERM)";
-			case KILL -> "kill -9 (SIGKILL)";
+			case KILL -> "kill -9 (SIGKILL), at a random point of its ping cycle";
 		};
 	}
 

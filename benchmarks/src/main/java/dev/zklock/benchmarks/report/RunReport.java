@@ -10,6 +10,7 @@ import dev.zklock.benchmarks.RunSettings;
  * Everything a benchmark run measured, and where and how.
  *
  * @param settings the settings of the run
+ * @param provenance the commit and library versions measured
  * @param machine the machine
  * @param benchmarkJvmArgs the JVM options of the JMH benchmark JVMs
  * @param started when the run started
@@ -18,7 +19,7 @@ import dev.zklock.benchmarks.RunSettings;
  * @param loadAfter the load averages when it ended
  * @param setups the figures of each ZooKeeper setup
  */
-public record RunReport(RunSettings settings, Machine machine, List<String> benchmarkJvmArgs, Instant started,
-		Duration elapsed, String loadBefore, String loadAfter, List<SetupReport> setups) {
+public record RunReport(RunSettings settings, Provenance provenance, Machine machine, List<String> benchmarkJvmArgs,
+		Instant started, Duration elapsed, LoadAverage loadBefore, LoadAverage loadAfter, List<SetupReport> setups) {
 
 }

@@ -3,6 +3,7 @@ package dev.zklock.benchmarks.report;
 import java.util.List;
 
 import dev.zklock.benchmarks.ZooKeeperSetup;
+import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 
@@ -11,11 +12,14 @@ import dev.zklock.benchmarks.workload.RequestsPerCycle;
  *
  * @param setup the setup
  * @param servers how its servers ran
+ * @param target which server every client of the benchmarks connected to, and its role
  * @param measurements the JMH figures
+ * @param grants the grants of each JVM of workload 4, per fork
  * @param requests the requests per lock cycle, empty where not counted
  * @param failovers the leader failover times, empty where not measured
  */
-public record SetupReport(ZooKeeperSetup setup, ServerDescription servers, List<Measurement> measurements,
-		List<RequestsPerCycle.Count> requests, List<LeaderFailover.Result> failovers) {
+public record SetupReport(ZooKeeperSetup setup, ServerDescription servers, String target,
+		List<Measurement> measurements, List<GrantCount> grants, List<RequestsPerCycle.Count> requests,
+		List<LeaderFailover.Result> failovers) {
 
 }

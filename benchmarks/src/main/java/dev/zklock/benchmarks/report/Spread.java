@@ -5,14 +5,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The median of some values with their 25th and 75th percentiles.
+ * Some values summarized: their median, quartiles and extremes.
  *
  * @param median the median
  * @param p25 the 25th percentile
  * @param p75 the 75th percentile
+ * @param min the least value
+ * @param max the greatest value
  * @param count how many values there were
  */
-public record Spread(double median, double p25, double p75, int count) {
+public record Spread(double median, double p25, double p75, double min, double max, int count) {
 
 	/**
 	 * Summarize values; percentiles interpolate linearly between the nearest values.
@@ -25,7 +27,8 @@ public record Spread(double median, double p25, double p75, int count) {
 		}
 		double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
 		Arrays.sort(sorted);
-		return new Spread(percentile(sorted, 0.5), percentile(sorted, 0.25), percentile(sorted, 0.75), sorted.length);
+		return new Spread(percentile(sorted, 0.5), percentile(sorted, 0.25), percentile(sorted, 0.75), sorted[0],
+				sorted[sorted.length - 1], sorted.length);
 	}
 
 	private static double percentile(double[] sorted, double fraction) {
@@ -36,10 +39,30 @@ public record Spread(double median, double p25, double p75, int count) {
 	}
 
 	/**
-	 * Return this spread as the report shows it: {@code median (p25–p75)}.
+	 * Return whether this spread's range and another's have a value in common.
+	 * @param other the other spread
+	 * @return whether the ranges overlap
+	 */
+	public boolean overlaps(Spread other) {
+		return this.min <= other.max && other.min <= this.max;
+	}
+
+	/**
+	 * Return this spread as the report shows one value per fork: {@code median (min–max)}.
 	 * @return the text
 	 */
 	public String format() {
+		if (this.count == 1 || this.min == this.max) {
+			return number(this.median);
+		}
+		return number(this.median) + " (" + number(this.min) + "–" + number(this.max) + ")";
+	}
+
+	/**
+	 * Return this spread with its quartiles: {@code median (p25–p75)}.
+	 * @return the text
+	 */
+	public String formatQuartiles() {
 		if (this.count == 1 || this.p25 == this.p75) {
 			return number(this.median);
 		}

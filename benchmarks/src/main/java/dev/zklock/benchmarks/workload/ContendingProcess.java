@@ -1,5 +1,11 @@
 package dev.zklock.benchmarks.workload;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +21,14 @@ import dev.zklock.benchmarks.library.Library;
 
 /**
  * The second JVM of workload 4: threads of one client locking one key in a loop, as the
- * benchmark JVM does, until the process is stopped or its time is up. Prints
- * {@value #READY} once every thread has held the lock, and the number of cycles at the end.
+ * benchmark JVM does, until the process is stopped or its time is up. Prints {@value #READY}
+ * and a loopback port once every thread has held the lock; whoever connects to that port reads
+ * the number of grants so far, one line.
  */
 public final class ContendingProcess {
 
-	/** Printed once every thread has held the lock once. */
-	public static final String READY = "contending";
+	/** Printed, followed by the port to read the grants from, once every thread has held the lock. */
+	public static final String READY = "contending port=";
 
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -31,9 +38,9 @@ public final class ContendingProcess {
 	/**
 	 * Contend for a key.
 	 * @param args library id, connect string, key, number of threads, most seconds to run
-	 * @throws InterruptedException if interrupted while waiting for the end
+	 * @throws Exception if interrupted while waiting for the end, or the port cannot be opened
 	 */
-	public static void main(String[] args) throws InterruptedException {
+	public static void main(String[] args) throws Exception {
 		if (args.length != 5) {
 			throw new IllegalArgumentException("Usage: ContendingProcess <library> <connect-string> <key> <threads> "
 					+ "<max-seconds>");
@@ -45,20 +52,35 @@ public final class ContendingProcess {
 		CuratorFramework client = CuratorClients.connect(args[1]);
 		ExclusiveLocks locks = library.exclusive(client);
 		Contention contention = new Contention(locks, key, threads);
+		ServerSocket counter = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
 			contention.stop();
-			ZooKeeperTarget.closeAll(locks, client);
+			ZooKeeperTarget.closeAll(locks, client, counter);
 			System.out.println("cycles=" + contention.cycles());
 			System.out.flush();
 			stopped.countDown();
 		}, "contention-stop"));
 		contention.start();
 		contention.awaitEveryThread(STOP_TIMEOUT);
-		System.out.println(READY);
+		Thread answering = new Thread(() -> answer(counter, contention), "grant-counter");
+		answering.setDaemon(true);
+		answering.start();
+		System.out.println(READY + counter.getLocalPort());
 		System.out.flush();
 		if (!stopped.await(maxTime.toMillis(), TimeUnit.MILLISECONDS)) {
 			System.exit(0);
+		}
+	}
+
+	private static void answer(ServerSocket counter, Contention contention) {
+		while (!counter.isClosed()) {
+			try (Socket socket = counter.accept(); OutputStream out = socket.getOutputStream()) {
+				out.write((contention.cycles() + "\n").getBytes(StandardCharsets.US_ASCII));
+			}
+			catch (IOException ex) {
+				// Closed at the end, or a reader gone: the next one asks again.
+			}
 		}
 	}
 

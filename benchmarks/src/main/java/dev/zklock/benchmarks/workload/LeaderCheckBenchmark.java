@@ -17,12 +17,16 @@ import org.openjdk.jmh.annotations.Threads;
 
 import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.library.Guard;
 import dev.zklock.benchmarks.library.Participation;
 
 /**
  * Workload 6: the cost of a leader-only call on the leader and on a non-leader, one thread. Two
  * participants of one group run in this JVM, each with its own session; the call goes to the
- * one whose role is measured. The check reads local state: no ZooKeeper traffic.
+ * one whose role is measured. Like is compared with like: the check written inline
+ * ({@code hasLeadership()} against {@code ZkLeadership.isLeader}), and a call through a Spring
+ * proxy (a hand-written interceptor against {@code @ZkLeader}). The check reads local state: no
+ * ZooKeeper traffic.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -35,6 +39,10 @@ public class LeaderCheckBenchmark {
 	@Param({ "curator", "zkleader" })
 	public String library = "zkleader";
 
+	/** How the check is made: {@code inline} or {@code proxied}. */
+	@Param({ "inline", "proxied" })
+	public String guard = "proxied";
+
 	/** The role of the participant called: {@code leader} or {@code non-leader}. */
 	@Param({ "leader", "non-leader" })
 	public String role = "non-leader";
@@ -43,7 +51,8 @@ public class LeaderCheckBenchmark {
 
 	private Participation other;
 
-	private Participation called;
+	private Runnable call = () -> {
+	};
 
 	private long work;
 
@@ -59,11 +68,12 @@ public class LeaderCheckBenchmark {
 		await(this.leader, true, "the first participant to lead");
 		this.other = election.join(connectString, CuratorClients.SESSION_TIMEOUT, group, () -> {
 		});
-		this.called = switch (this.role) {
+		Participation called = switch (this.role) {
 			case "leader" -> this.leader;
 			case "non-leader" -> this.other;
 			default -> throw new IllegalArgumentException("role must be leader or non-leader, not " + this.role);
 		};
+		this.call = called.leaderOnly(Guard.of(this.guard), this.countWork);
 		if (!this.leader.isLeader() || this.other.isLeader()) {
 			throw new IllegalStateException("The second participant took the leadership");
 		}
@@ -77,7 +87,7 @@ public class LeaderCheckBenchmark {
 	@Benchmark
 	@Threads(1)
 	public long call() {
-		this.called.runIfLeader(this.countWork);
+		this.call.run();
 		return this.work;
 	}
 

@@ -3,6 +3,7 @@ package dev.zklock.benchmarks.workload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,7 +20,10 @@ import dev.zklock.test.JavaProcess;
  * just before the signal to the moment the next participant's listener learns it leads; both
  * are read from the wall clock of this one machine. After a kill, the next participant can only
  * lead once the server expires the dead leader's session: the session timeout, rounded up to
- * the server's tick.
+ * the server's tick. When that happens depends on when the dead leader last pinged; so that no
+ * library is favoured by when its participants happen to start, each kill waits a random time
+ * of up to {@link #KILL_SPREAD} of the session timeout, more than one ping interval (a third),
+ * after both participants have joined.
  */
 public final class LeaderFailover {
 
@@ -28,6 +32,9 @@ public final class LeaderFailover {
 	private static final Duration POLL = Duration.ofMillis(10);
 
 	private static final Duration MAX_PARTICIPANT_LIFE = Duration.ofHours(1);
+
+	/** The longest random wait before a kill, as a fraction of the session timeout. */
+	static final double KILL_SPREAD = 0.5;
 
 	private static final Pattern LEADER = Pattern.compile("^" + LeaderParticipant.LEADER + "(\\d+)$",
 			Pattern.MULTILINE);
@@ -88,6 +95,10 @@ public final class LeaderFailover {
 						JavaProcess next = participants.start();
 						try {
 							awaitParticipants(observer, election.path(group), 2);
+							if (shutdown == Shutdown.KILL) {
+								Thread.sleep(ThreadLocalRandom.current()
+									.nextLong((long) (sessionTimeout.toMillis() * KILL_SPREAD) + 1));
+							}
 							millis.add(failover(leader, next, shutdown, sessionTimeout));
 						}
 						finally {

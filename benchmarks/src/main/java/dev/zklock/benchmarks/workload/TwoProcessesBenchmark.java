@@ -1,7 +1,18 @@
 package dev.zklock.benchmarks.workload;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -15,6 +26,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 import dev.zklock.benchmarks.library.ExclusiveLocks;
 import dev.zklock.benchmarks.library.Library;
@@ -22,8 +35,10 @@ import dev.zklock.test.JavaProcess;
 
 /**
  * Workload 4: one key, two JVMs of 8 threads each. The second JVM ({@link ContendingProcess})
- * runs the same loop with the same library for the whole trial; the figures are those of the
- * benchmark JVM, about half of all the handoffs.
+ * runs the same loop with the same library for the whole trial. JMH's figures are those of the
+ * benchmark JVM; over each measurement iteration this state also counts the grants of both JVMs
+ * and appends them to the file named by {@value ZooKeeperTarget#GRANTS_FILE_PROPERTY}, so that
+ * the report can give their combined throughput and each JVM's share.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -43,7 +58,19 @@ public class TwoProcessesBenchmark {
 	@Param({ "curator", "spring-integration", "zklock" })
 	public String library = "zklock";
 
+	private static final Pattern READY = Pattern.compile("^" + ContendingProcess.READY + "(\\d+)$", Pattern.MULTILINE);
+
 	private JavaProcess other;
+
+	private int otherPort;
+
+	private final LongAdder grants = new LongAdder();
+
+	private long otherGrantsAtStart;
+
+	private long iterationStart;
+
+	private boolean counting;
 
 	private CuratorFramework client;
 
@@ -60,11 +87,51 @@ public class TwoProcessesBenchmark {
 		try {
 			this.client = ZooKeeperTarget.connect();
 			this.locks = Library.of(this.library).exclusive(this.client);
-			this.other.awaitOutput("^" + ContendingProcess.READY + "$", START_TIMEOUT);
+			this.other.awaitOutput(READY.pattern(), START_TIMEOUT);
+			Matcher ready = READY.matcher(this.other.outputText());
+			if (!ready.find()) {
+				throw new IllegalStateException(this.other + " named no port to read its grants from");
+			}
+			this.otherPort = Integer.parseInt(ready.group(1));
 		}
 		catch (RuntimeException ex) {
 			ZooKeeperTarget.closeAll(this.locks, this.client, this.other);
 			throw ex;
+		}
+	}
+
+	@Setup(Level.Iteration)
+	public void startCounting(IterationParams iteration) {
+		this.counting = iteration.getType() == IterationType.MEASUREMENT;
+		if (this.counting) {
+			this.grants.reset();
+			this.otherGrantsAtStart = otherGrants();
+			this.iterationStart = System.nanoTime();
+		}
+	}
+
+	@TearDown(Level.Iteration)
+	public void stopCounting() throws IOException {
+		if (!this.counting) {
+			return;
+		}
+		double seconds = (System.nanoTime() - this.iterationStart) / 1e9;
+		long other = otherGrants() - this.otherGrantsAtStart;
+		String file = System.getProperty(ZooKeeperTarget.GRANTS_FILE_PROPERTY);
+		if (file != null && !file.isBlank()) {
+			GrantCount count = new GrantCount(this.library, ProcessHandle.current().pid(), this.grants.sum(), other,
+					seconds);
+			Files.writeString(Path.of(file), count.line(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+		}
+	}
+
+	private long otherGrants() {
+		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.otherPort)) {
+			socket.setSoTimeout((int) START_TIMEOUT.toMillis());
+			return Long.parseLong(new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read the grants of " + this.other, ex);
 		}
 	}
 
@@ -80,6 +147,7 @@ public class TwoProcessesBenchmark {
 	@Threads(THREADS)
 	public void eightThreadsEach() throws Exception {
 		this.locks.runExclusive(KEY, ZooKeeperTarget.NO_WORK);
+		this.grants.increment();
 	}
 
 }

@@ -1,31 +1,14 @@
 package dev.zklock.benchmarks.workload;
 
-import java.util.concurrent.TimeUnit;
-
-import org.apache.curator.framework.CuratorFramework;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-
-import dev.zklock.benchmarks.library.ExclusiveLocks;
-import dev.zklock.benchmarks.library.Library;
 
 /**
  * Workload 1: uncontended lock and unlock, one thread, one key. Every cycle takes the lock,
  * does nothing, and releases it.
  */
-@BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@State(Scope.Benchmark)
-public class UncontendedBenchmark {
+public class UncontendedBenchmark extends ExclusiveLockBenchmark {
 
 	private static final String KEY = "uncontended";
 
@@ -33,25 +16,15 @@ public class UncontendedBenchmark {
 	@Param({ "floor", "curator", "spring-integration", "zklock", "zklocked" })
 	public String library = "zklock";
 
-	private CuratorFramework client;
-
-	private ExclusiveLocks locks;
-
-	@Setup(Level.Trial)
-	public void open() {
-		this.client = ZooKeeperTarget.connect();
-		this.locks = Library.of(this.library).exclusive(this.client);
-	}
-
-	@TearDown(Level.Trial)
-	public void close() {
-		ZooKeeperTarget.closeAll(this.locks, this.client);
+	@Override
+	protected String library() {
+		return this.library;
 	}
 
 	@Benchmark
 	@Threads(1)
 	public void oneThread() throws Exception {
-		this.locks.runExclusive(KEY, ZooKeeperTarget.NO_WORK);
+		lockCycle(KEY);
 	}
 
 }
