@@ -238,6 +238,14 @@ public class ZkLockTemplate implements AutoCloseable {
 	}
 
 	/**
+	 * Return the keys this instance holds or keeps while another instance waits for them.
+	 * @return the keys
+	 */
+	public List<String> keysOthersWaitFor() {
+		return this.engine.keysOthersWaitFor();
+	}
+
+	/**
 	 * Return what local handoff and kept locks saved since this template started.
 	 * @return the counts
 	 */

@@ -12,6 +12,8 @@ import dev.zklock.ZkLeadership;
 import dev.zklock.ZkLockException;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.HeldLockInfo;
+import dev.zklock.lock.KeptLockInfo;
+import dev.zklock.lock.LockCounts;
 import dev.zklock.lock.WaitingCallInfo;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -72,7 +74,9 @@ public class ZkLockEndpoint {
 	public ZkLockDescriptor zklock() {
 		ZkLockTemplate template = this.template;
 		LocksDescriptor locks = (template != null)
-				? new LocksDescriptor(template.heldLocks(), template.waitingCalls()) : null;
+				? new LocksDescriptor(template.heldLocks(), template.waitingCalls(), template.keptLocks(),
+						template.keysOthersWaitFor(), template.lockCounts())
+				: null;
 		ZkLeadership leadership = this.leadership;
 		LeadershipDescriptor leaders = null;
 		if (leadership != null) {
@@ -155,12 +159,18 @@ public class ZkLockEndpoint {
 	}
 
 	/**
-	 * The locks this instance holds and waits for.
+	 * The locks of this instance.
 	 *
-	 * @param held the locks held
-	 * @param waiting the calls waiting for a lock
+	 * @param held one entry per call holding a key
+	 * @param waiting the calls of this instance waiting for a key
+	 * @param kept the locks this instance keeps with no call holding them
+	 * @param othersWaitFor the keys this instance holds or keeps while another instance waits
+	 * for them
+	 * @param counts local handoffs, reuses of kept locks and kept locks released because another
+	 * instance asked, since startup
 	 */
-	public record LocksDescriptor(List<HeldLockInfo> held, List<WaitingCallInfo> waiting) {
+	public record LocksDescriptor(List<HeldLockInfo> held, List<WaitingCallInfo> waiting, List<KeptLockInfo> kept,
+			List<String> othersWaitFor, LockCounts counts) {
 
 	}
 

@@ -116,6 +116,17 @@ final class KeyLocks {
 		return kept;
 	}
 
+	List<String> othersWaitFor() {
+		List<String> keys = new ArrayList<>();
+		for (KeyLock keyLock : this.keys.values()) {
+			if (keyLock.othersWait()) {
+				keys.add(keyLock.key());
+			}
+		}
+		keys.sort(null);
+		return keys;
+	}
+
 	ScheduledFuture<?> schedule(Runnable task, long nanos) {
 		return this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
 	}

@@ -162,6 +162,14 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Return the keys this instance holds or keeps while another instance waits for them.
+	 * @return the keys
+	 */
+	public List<String> keysOthersWaitFor() {
+		return this.keyLocks.othersWaitFor();
+	}
+
+	/**
 	 * Return what local handoff and kept locks saved so far.
 	 * @return the counts
 	 */

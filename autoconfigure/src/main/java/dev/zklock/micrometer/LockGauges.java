@@ -1,5 +1,6 @@
 package dev.zklock.micrometer;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -24,6 +25,27 @@ public final class LockGauges implements MeterBinder {
 	 */
 	public static final String WAITING = "zklock.lock.waiting";
 
+	/**
+	 * Name of the gauge of locks kept with no call holding them.
+	 */
+	public static final String KEPT = "zklock.lock.kept";
+
+	/**
+	 * Name of the counter of local handoffs: grants passed from call to call of this instance
+	 * without ZooKeeper.
+	 */
+	public static final String HANDOFFS = "zklock.lock.handoffs";
+
+	/**
+	 * Name of the counter of grants that reused a kept lock.
+	 */
+	public static final String REUSES = "zklock.lock.kept.reuses";
+
+	/**
+	 * Name of the counter of kept locks released because another instance asked for the key.
+	 */
+	public static final String RELEASED_ON_REQUEST = "zklock.lock.kept.released";
+
 	private final ZkLockTemplate template;
 
 	/**
@@ -41,6 +63,18 @@ public final class LockGauges implements MeterBinder {
 			.register(registry);
 		Gauge.builder(WAITING, this.template, (template) -> template.waitingCalls().size())
 			.description("Calls of this instance waiting for a lock now")
+			.register(registry);
+		Gauge.builder(KEPT, this.template, (template) -> template.lockCounts().kept())
+			.description("Locks this instance keeps with no call holding them")
+			.register(registry);
+		FunctionCounter.builder(HANDOFFS, this.template, (template) -> template.lockCounts().handoffs())
+			.description("Grants passed from call to call of this instance without ZooKeeper")
+			.register(registry);
+		FunctionCounter.builder(REUSES, this.template, (template) -> template.lockCounts().reuses())
+			.description("Grants that reused a lock this instance kept")
+			.register(registry);
+		FunctionCounter.builder(RELEASED_ON_REQUEST, this.template, (template) -> template.lockCounts().releasesOnRequest())
+			.description("Kept locks released because another instance asked for the key")
 			.register(registry);
 	}
 
