@@ -32,6 +32,8 @@ final class Hold implements HeldLock {
 
 	private @Nullable KeyLock keyLock;
 
+	private boolean reusesKeptLock;
+
 	Hold(ActiveLock lock, LockMode mode, GrantBatch batch, boolean owner, Thread holder) {
 		this(lock, mode, mode, batch, owner, holder);
 	}
@@ -60,9 +62,17 @@ final class Hold implements HeldLock {
 		return this.keyLock;
 	}
 
-	Hold madeBy(KeyLock keyLock) {
+	Hold madeBy(KeyLock keyLock, boolean reusesKeptLock) {
 		this.keyLock = keyLock;
+		this.reusesKeptLock = reusesKeptLock;
 		return this;
+	}
+
+	/**
+	 * Return whether this grant reused a lock the instance kept.
+	 */
+	boolean reusesKeptLock() {
+		return this.reusesKeptLock;
 	}
 
 	/**

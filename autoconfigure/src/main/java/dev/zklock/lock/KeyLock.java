@@ -234,6 +234,7 @@ final class KeyLock {
 			if (holders() == 0) {
 				this.batch = (this.grantsOnNode == 0) ? GrantBatch.first() : GrantBatch.next(current);
 			}
+			boolean reuse = this.kept;
 			if (this.kept) {
 				unkeep();
 			}
@@ -247,7 +248,7 @@ final class KeyLock {
 			else {
 				this.sharedHolders++;
 			}
-			Hold hold = new Hold(current, next.mode(), this.batch, true, next.thread()).madeBy(this);
+			Hold hold = new Hold(current, next.mode(), this.batch, true, next.thread()).madeBy(this, reuse);
 			current.added(hold);
 			this.deferred.add(() -> next.result().complete(hold));
 			if (this.grantsOnNode > 1) {
@@ -308,7 +309,6 @@ final class KeyLock {
 		if (timer != null) {
 			timer.cancel(false);
 		}
-		this.locks.reused();
 	}
 
 	private void releaseNode() {

@@ -240,7 +240,13 @@ public final class LockEngine implements AutoCloseable {
 				continue;
 			}
 			Hold hold = awaitGrant(keyLock, request, deadline);
-			if (hold == null || hold.lock().isValid()) {
+			if (hold == null) {
+				return null;
+			}
+			if (hold.lock().isValid()) {
+				if (hold.reusesKeptLock()) {
+					this.keyLocks.reused();
+				}
 				return hold;
 			}
 			// A pause may have outlasted the session, and the server did not confirm the node:
