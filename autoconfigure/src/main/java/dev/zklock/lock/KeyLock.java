@@ -162,6 +162,10 @@ final class KeyLock {
 	void close() {
 		lock();
 		try {
+			for (LocalRequest request : this.queue) {
+				this.deferred.add(() -> request.result()
+					.completeExceptionally(new IllegalStateException("The lock template was closed")));
+			}
 			this.queue.clear();
 			if (this.node != null && holders() == 0) {
 				releaseNode();
