@@ -126,6 +126,11 @@ public final class LockSpecs {
 			throw problems.fail("the key expression '" + keyText + "' refers to #" + unknown
 					+ ", which the method does not have; " + this.evaluator.describeVariables(method), null);
 		}
+		String unknownBean = this.evaluator.unknownBean(expression);
+		if (unknownBean != null) {
+			throw problems.fail("the key expression '" + keyText + "' refers to @" + unknownBean
+					+ ", but there is no bean named '" + unknownBean + "'; define that bean or fix its name", null);
+		}
 		return expression;
 	}
 
