@@ -8,7 +8,6 @@ import java.util.Set;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.leader.LeaderElections;
-import dev.zklock.leader.ZkLeaderAdvisor;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -43,10 +43,11 @@ class ZkLeaderAutoConfigurationTests {
 	void defaultsGiveLeadershipAdvisorAndValidation() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(ZkLeadership.class)
-				.hasSingleBean(ZkLeaderAdvisor.class)
+				.hasBean("zklockLeaderAdvisor")
 				.hasSingleBean(ZkLeaderBeanPostProcessor.class);
 			assertThat(context.getBean(ZkLeadership.class)).isInstanceOf(LeaderElections.class);
-			assertThat(context.getBean(ZkLeaderAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 200);
+			assertThat(context.getBean("zklockLeaderAdvisor", DefaultPointcutAdvisor.class).getOrder())
+				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 200);
 			for (String name : List.of("zklockLeaderAdvisor", "zklockLeaderBeanPostProcessor", "zklockLeaderMethods")) {
 				assertThat(context.getBeanFactory().getBeanDefinition(name).getRole()).as(name)
 					.isEqualTo(BeanDefinition.ROLE_INFRASTRUCTURE);
@@ -59,7 +60,8 @@ class ZkLeaderAutoConfigurationTests {
 	@Test
 	void advisorOrderCanBeConfigured() {
 		this.contextRunner.withPropertyValues("zklock.leader.order=42")
-			.run((context) -> assertThat(context.getBean(ZkLeaderAdvisor.class).getOrder()).isEqualTo(42));
+			.run((context) -> assertThat(context.getBean("zklockLeaderAdvisor", DefaultPointcutAdvisor.class).getOrder())
+				.isEqualTo(42));
 	}
 
 	@Test
@@ -102,7 +104,7 @@ class ZkLeaderAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("zklock.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context).doesNotHaveBean(ZkLeadership.class)
-				.doesNotHaveBean(ZkLeaderAdvisor.class)
+				.doesNotHaveBean("zklockLeaderAdvisor")
 				.doesNotHaveBean(ZkLeaderBeanPostProcessor.class);
 		});
 	}
