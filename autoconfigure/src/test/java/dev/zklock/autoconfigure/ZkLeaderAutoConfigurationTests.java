@@ -10,8 +10,7 @@ import dev.zklock.annotation.ZkLeader;
 import dev.zklock.leader.LeaderElections;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
-import dev.zklock.test.ZooKeeperTestServer;
-import org.junit.jupiter.api.BeforeEach;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,14 +29,10 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class ZkLeaderAutoConfigurationTests {
 
-	private ApplicationContextRunner contextRunner;
-
-	@BeforeEach
-	void contextRunner(ZooKeeperTestServer server) {
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "zklock.session-timeout=2s");
-	}
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLeaderAutoConfigurationTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
+		.withPropertyValues("zklock.session-timeout=2s");
 
 	@Test
 	void defaultsGiveLeadershipAdvisorAndValidation() {

@@ -7,6 +7,7 @@ import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -27,17 +28,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedZooKeeper
 class ZkLockAutoConfigurationTests {
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockAutoConfigurationTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withBean(Stock.class);
 
 	private String connectString = "";
 
 	@BeforeEach
 	void connect(ZooKeeperTestServer server) {
 		this.connectString = server.getConnectString();
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + this.connectString)
-			.withBean(Stock.class);
 	}
 
 	@Test

@@ -9,8 +9,7 @@ import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.test.EmbeddedZooKeeper;
-import dev.zklock.test.ZooKeeperTestServer;
-import org.junit.jupiter.api.BeforeEach;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 
@@ -29,15 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedZooKeeper
 class ZkLockedValidationTests {
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
-
-	@BeforeEach
-	void connect(ZooKeeperTestServer server) {
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "orders.wait=soon");
-	}
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockedValidationTests.class))
+		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+				ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withPropertyValues("orders.wait=soon");
 
 	@Test
 	void validAnnotationsStart() {
