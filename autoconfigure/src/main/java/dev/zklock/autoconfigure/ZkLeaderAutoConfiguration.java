@@ -4,11 +4,11 @@ import dev.zklock.ZkLeadership;
 import dev.zklock.leader.LeaderElections;
 import dev.zklock.leader.LeaderMethods;
 import dev.zklock.leader.ParticipantIds;
-import dev.zklock.leader.ZkLeaderAdvisor;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -61,10 +61,9 @@ public final class ZkLeaderAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static ZkLeaderAdvisor zklockLeaderAdvisor(LeaderMethods zklockLeaderMethods,
+	static DefaultPointcutAdvisor zklockLeaderAdvisor(LeaderMethods zklockLeaderMethods,
 			ObjectProvider<ZkLeadership> leadership, Environment environment) {
-		return new ZkLeaderAdvisor(zklockLeaderMethods, leadership::getObject,
-				leaderProperties(environment).getOrder());
+		return zklockLeaderMethods.advisor(leadership::getObject, leaderProperties(environment).getOrder());
 	}
 
 	@Bean

@@ -4,11 +4,11 @@ import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
 import dev.zklock.lock.aop.LockSpecs;
-import dev.zklock.lock.aop.ZkLockedAdvisor;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
 import org.apache.curator.framework.CuratorFramework;
 
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -78,9 +78,9 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static ZkLockedAdvisor zklockLockedAdvisor(LockSpecs zklockLockSpecs, ObjectProvider<ZkLockTemplate> template,
-			Environment environment) {
-		return new ZkLockedAdvisor(zklockLockSpecs, template::getObject, lockProperties(environment).getOrder());
+	static DefaultPointcutAdvisor zklockLockedAdvisor(LockSpecs zklockLockSpecs,
+			ObjectProvider<ZkLockTemplate> template, Environment environment) {
+		return zklockLockSpecs.advisor(template::getObject, lockProperties(environment).getOrder());
 	}
 
 	private static ZkLockProperties.Lock lockProperties(Environment environment) {

@@ -1,16 +1,14 @@
 package dev.zklock.leader;
 
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What this instance knows of its part in one group's election, changed only under this
- * object's lock.
+ * The state machine of this instance's part in one group's election (running, connected,
+ * leading, and the generation of what it knows), changed only under this object's lock.
  * <p>
  * Every event that can make an earlier look at ZooKeeper out of date (a connection change, the
  * deletion of our node, a yield, a stop) bumps a generation number and revokes leadership at
@@ -37,9 +35,7 @@ final class ElectionState {
 
 	private long epoch;
 
-	private @Nullable String node;
-
-	private final Set<String> abandoned = new LinkedHashSet<>();
+	private final ElectionNodeSet nodes = new ElectionNodeSet();
 
 	ElectionState(String group, String participantId, LeadershipListener listener) {
 		this.group = group;
@@ -115,7 +111,7 @@ final class ElectionState {
 		}
 		this.generation++;
 		revoke("it yielded");
-		abandonNode();
+		this.nodes.abandonCurrent();
 		return true;
 	}
 
@@ -133,7 +129,7 @@ final class ElectionState {
 		this.generation++;
 		this.connected = false;
 		revoke("its ZooKeeper session was lost");
-		abandonNode();
+		this.nodes.abandonCurrent();
 	}
 
 	/**
@@ -154,10 +150,10 @@ final class ElectionState {
 	 * Our node was deleted, or is not owned by the current session.
 	 */
 	synchronized void nodeGone(String path) {
-		if (path.equals(this.node)) {
+		if (this.nodes.isCurrent(path)) {
 			this.generation++;
 			revoke("its election node is gone");
-			abandonNode();
+			this.nodes.abandonCurrent();
 		}
 	}
 
@@ -169,7 +165,7 @@ final class ElectionState {
 	}
 
 	synchronized @Nullable String node() {
-		return this.running ? this.node : null;
+		return this.running ? this.nodes.current() : null;
 	}
 
 	/**
@@ -177,11 +173,7 @@ final class ElectionState {
 	 * @return whether the node is ours
 	 */
 	synchronized boolean adopt(String created) {
-		if (this.running && this.node == null) {
-			this.node = created;
-			return true;
-		}
-		return false;
+		return this.running && this.nodes.adopt(created);
 	}
 
 	/**
@@ -193,7 +185,7 @@ final class ElectionState {
 			return true;
 		}
 		if (!this.running || !this.connected || !connectedNow || checkGeneration != this.generation
-				|| !path.equals(this.node)) {
+				|| !this.nodes.isCurrent(path)) {
 			return false;
 		}
 		this.epoch = czxid;
@@ -205,21 +197,18 @@ final class ElectionState {
 	}
 
 	synchronized List<String> abandonedNodes() {
-		return List.copyOf(this.abandoned);
+		return this.nodes.abandoned();
 	}
 
 	synchronized void deleted(String path) {
-		this.abandoned.remove(path);
+		this.nodes.deleted(path);
 	}
 
 	/**
 	 * Give up our node and every abandoned one, to delete them all.
 	 */
 	synchronized List<String> releaseNodes() {
-		abandonNode();
-		List<String> nodes = List.copyOf(this.abandoned);
-		this.abandoned.clear();
-		return nodes;
+		return this.nodes.releaseAll();
 	}
 
 	private void revoke(String reason) {
@@ -228,13 +217,6 @@ final class ElectionState {
 			logger.info("'" + this.participantId + "' is no longer the leader of group '" + this.group + "' (epoch "
 					+ this.epoch + "): " + reason);
 			this.listener.revoked(this.group, this.epoch, reason);
-		}
-	}
-
-	private void abandonNode() {
-		if (this.node != null) {
-			this.abandoned.add(this.node);
-			this.node = null;
 		}
 	}
 

@@ -1,40 +1,26 @@
 package dev.zklock.leader;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.data.Stat;
-import org.jspecify.annotations.Nullable;
 
-import dev.zklock.lock.NodeConfirmation;
 import dev.zklock.lock.PauseMonitor;
 
 /**
- * This instance's part in the election of one group: every participant has an ephemeral
- * sequential node under the group's node, and the lowest leads.
+ * This instance's part in the election of one group, joined and left, and the events that
+ * make it look at the election again: every participant has an ephemeral sequential node under
+ * the group's node, and the lowest leads.
  * <p>
- * Our node is the lowest, and we lead, only if it exists, is owned by the current session and
- * nothing changed while we looked (see {@link ElectionState}). Otherwise we watch the node just
- * before ours. SUSPENDED revokes leadership until RECONNECTED and a new check; LOST revokes it,
- * abandons our node and rejoins with a new one once the client has a new session.
+ * Each look runs on the group's {@link ElectionThread} ({@link ElectionCheck}); what it found is
+ * kept in {@link ElectionState}. SUSPENDED revokes leadership until RECONNECTED and a new check;
+ * LOST revokes it, abandons our node and rejoins with a new one once the client has a new
+ * session.
  */
 final class GroupElection {
-
-	private static final Log logger = LogFactory.getLog(GroupElection.class);
-
-	private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
-
-	private final String group;
-
-	private final String participantId;
 
 	private final CuratorFramework client;
 
@@ -44,25 +30,22 @@ final class GroupElection {
 
 	private final ElectionThread thread;
 
+	private final LeadershipConfirmation confirmation;
+
+	private final ElectionCheck check;
+
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
-
-	private final Watcher watcher = this::nodeChanged;
-
-	private volatile CompletableFuture<Void> firstCheck = CompletableFuture.completedFuture(null);
-
-	private final PauseMonitor pauseMonitor;
-
-	private volatile long confirmedAt = System.nanoTime();
 
 	GroupElection(String group, String participantId, CuratorFramework client, String groupPath,
 			LeadershipListener listener, PauseMonitor pauseMonitor) {
-		this.group = group;
-		this.pauseMonitor = pauseMonitor;
-		this.participantId = participantId;
 		this.client = client;
 		this.nodes = new ElectionNodes(client, groupPath);
 		this.state = new ElectionState(group, participantId, listener);
 		this.thread = new ElectionThread("zklock-leader-" + group, this::check);
+		this.confirmation = new LeadershipConfirmation(client, this.nodes, this.state, this.thread, pauseMonitor);
+		Watcher watcher = this::nodeChanged;
+		this.check = new ElectionCheck(group, participantId, this.nodes, this.state, this.thread, this.confirmation,
+				watcher);
 	}
 
 	ElectionNodes nodes() {
@@ -70,46 +53,11 @@ final class GroupElection {
 	}
 
 	/**
-	 * Return whether this instance leads: a read of local state, unless the process may have
-	 * paused since the term was last confirmed, for longer than the session could survive. Then
-	 * the server must confirm that our node is still there, owned by our session, before the
-	 * answer is yes: a paused leader wakes up believing it leads while another may already do.
+	 * Return whether this instance leads: a read of local state, confirmed by the server after
+	 * a pause that may have outlasted the session (see {@link LeadershipConfirmation}).
 	 */
 	boolean isLeader() {
-		if (!this.state.isLeader()) {
-			return false;
-		}
-		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
-			return true;
-		}
-		return confirmAfterPause();
-	}
-
-	private boolean confirmAfterPause() {
-		long started = System.nanoTime();
-		String path = this.state.node();
-		if (path == null) {
-			return false;
-		}
-		try {
-			Stat own = NodeConfirmation.nodeStat(this.client, path, CONFIRM_TIMEOUT);
-			if (own == null || own.getEphemeralOwner() != this.nodes.sessionId()) {
-				this.state.nodeGone(path);
-				this.thread.requestCheck();
-				return false;
-			}
-			this.confirmedAt = started;
-			return this.state.isLeader();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (Exception ex) {
-			// Unanswered: fall through.
-		}
-		this.state.doubted();
-		this.thread.requestCheck();
-		return false;
+		return this.confirmation.isLeader();
 	}
 
 	long leaderEpoch() {
@@ -127,14 +75,14 @@ final class GroupElection {
 	synchronized CompletableFuture<Void> start() {
 		long startGeneration = this.state.start();
 		if (startGeneration < 0) {
-			return this.firstCheck;
+			return this.check.firstCheck();
 		}
-		this.firstCheck = new CompletableFuture<>();
+		CompletableFuture<Void> firstCheck = this.check.awaitFirst();
 		this.thread.start();
 		this.client.getConnectionStateListenable().addListener(this.connectionListener);
 		this.state.connectedAtStart(startGeneration, this.nodes.isConnected());
 		this.thread.requestCheck();
-		return this.firstCheck;
+		return firstCheck;
 	}
 
 	/**
@@ -147,7 +95,7 @@ final class GroupElection {
 			return CompletableFuture.completedFuture(null);
 		}
 		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-		return this.thread.finish(this::deleteNodes).whenComplete((result, ex) -> this.nodes.removeWatchers());
+		return this.thread.finish(this.check::deleteNodes).whenComplete((result, ex) -> this.nodes.removeWatchers());
 	}
 
 	/**
@@ -174,6 +122,10 @@ final class GroupElection {
 		return yielded;
 	}
 
+	private void check() {
+		this.check.run();
+	}
+
 	private void connectionStateChanged(ConnectionState newState) {
 		switch (newState) {
 			case SUSPENDED, READ_ONLY -> this.state.suspended();
@@ -193,90 +145,6 @@ final class GroupElection {
 			this.state.nodeGone(event.getPath());
 		}
 		this.thread.requestCheck();
-	}
-
-	/**
-	 * Find our place in the election, and take the leadership or watch our predecessor. Runs on
-	 * the election thread only.
-	 */
-	private void check() {
-		try {
-			long generation = this.state.beginCheck();
-			if (generation >= 0) {
-				checkInGeneration(generation);
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (Exception ex) {
-			if (this.state.isRunning()) {
-				logger.warn("Could not check the election of group '" + this.group + "'; trying again", ex);
-				this.thread.requestCheckLater();
-			}
-		}
-		finally {
-			this.firstCheck.complete(null);
-		}
-	}
-
-	private void checkInGeneration(long generation) throws Exception {
-		long looked = System.nanoTime();
-		deleteAbandoned();
-		String path = ensureNode();
-		if (path == null) {
-			return;
-		}
-		Stat own = this.nodes.watch(path, this.watcher);
-		if (own == null || own.getEphemeralOwner() != this.nodes.sessionId()) {
-			this.state.nodeGone(path);
-			this.thread.requestCheck();
-			return;
-		}
-		List<String> children = this.nodes.children();
-		int index = children.indexOf(ElectionNodes.name(path));
-		if (index == 0) {
-			if (this.state.grant(generation, path, own.getCzxid(), this.nodes.isConnected())) {
-				this.confirmedAt = looked;
-			}
-			else {
-				this.thread.requestCheck(); // Something changed while we looked: look again.
-			}
-		}
-		else if (index < 0 || this.nodes.watch(this.nodes.path(children.get(index - 1)), this.watcher) == null) {
-			this.thread.requestCheck(); // Our node or our predecessor went in the meantime: look again.
-		}
-	}
-
-	private @Nullable String ensureNode() throws Exception {
-		String node = this.state.node();
-		if (node != null || !this.state.isRunning()) {
-			return node;
-		}
-		String created = this.nodes.create(this.participantId);
-		if (!this.state.adopt(created)) {
-			this.nodes.deleteGuaranteed(created); // Stopped in the meantime.
-			return null;
-		}
-		return created;
-	}
-
-	private void deleteAbandoned() throws Exception {
-		for (String path : this.state.abandonedNodes()) {
-			this.nodes.delete(path);
-			this.state.deleted(path);
-		}
-	}
-
-	private void deleteNodes() {
-		for (String path : this.state.releaseNodes()) {
-			try {
-				this.nodes.deleteGuaranteed(path);
-			}
-			catch (Exception ex) {
-				logger.warn("Could not delete election node " + path + " yet; deleting it in the background", ex);
-			}
-		}
 	}
 
 }

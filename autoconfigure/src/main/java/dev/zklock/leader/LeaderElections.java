@@ -2,23 +2,19 @@ package dev.zklock.leader;
 
 import java.time.Duration;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.lock.PauseMonitor;
-import dev.zklock.ZkLockException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
@@ -48,17 +44,15 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private static final Log logger = LogFactory.getLog(LeaderElections.class);
 
-	private final CuratorFramework client;
-
-	private final String basePath;
-
 	private final String participantId;
 
 	private final Duration timeout;
 
 	private final LeadershipEvents events;
 
-	private final Map<String, GroupElection> elections = new ConcurrentHashMap<>();
+	private final GroupElections elections;
+
+	private final PauseMonitor pauseMonitor;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -75,16 +69,14 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	 * @param methods the leader-only methods, whose groups are joined as they are found
 	 * @param groups further groups to join
 	 */
-	private final PauseMonitor pauseMonitor;
-
 	public LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
 			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
-		this.client = client;
-		this.basePath = basePath;
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
 		this.pauseMonitor = PauseMonitor.forClient(client);
+		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, client,
+				ZKPaths.makePath(basePath, group), this.events, this.pauseMonitor));
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
 	}
@@ -99,8 +91,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	}
 
 	private void join(String group) {
-		GroupElection election = this.elections.computeIfAbsent(group, (name) -> new GroupElection(name,
-				this.participantId, this.client, ZKPaths.makePath(this.basePath, name), this.events, this.pauseMonitor));
+		GroupElection election = this.elections.join(group);
 		if (this.running) {
 			election.start();
 		}
@@ -113,7 +104,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	@Override
 	public Set<String> groups() {
-		return Collections.unmodifiableSet(new TreeSet<>(this.elections.keySet()));
+		return this.elections.groups();
 	}
 
 	@Override
@@ -131,20 +122,20 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	@Override
 	public Optional<String> currentLeader(String group) {
 		ElectionNodes nodes = election(group).nodes();
-		return read(group, () -> nodes.participantIds(1).stream().findFirst());
+		return ElectionReads.read(group, () -> nodes.participantIds(1).stream().findFirst());
 	}
 
 	@Override
 	public List<String> participants(String group) {
 		ElectionNodes nodes = election(group).nodes();
-		return read(group, () -> List.copyOf(nodes.participantIds(Integer.MAX_VALUE)));
+		return ElectionReads.read(group, () -> List.copyOf(nodes.participantIds(Integer.MAX_VALUE)));
 	}
 
 	@Override
 	public OptionalLong epoch(String group) {
 		GroupElection election = election(group);
 		long epoch = election.leaderEpoch();
-		return (epoch >= 0) ? OptionalLong.of(epoch) : read(group, election.nodes()::leaderCzxid);
+		return (epoch >= 0) ? OptionalLong.of(epoch) : ElectionReads.read(group, election.nodes()::leaderCzxid);
 	}
 
 	@Override
@@ -159,7 +150,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 				return;
 			}
 			this.running = true;
-			List<CompletableFuture<Void>> firstChecks = this.elections.values()
+			List<CompletableFuture<Void>> firstChecks = this.elections.all()
 				.stream()
 				.map(GroupElection::start)
 				.toList();
@@ -189,7 +180,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 			}
 			this.running = false;
 			Map<GroupElection, CompletableFuture<Void>> leaving = new LinkedHashMap<>();
-			this.elections.values().forEach((election) -> leaving.put(election, election.stop()));
+			this.elections.all().forEach((election) -> leaving.put(election, election.stop()));
 			await(leaving.values(), "Still leaving the leader elections of " + groups() + " after "
 					+ this.timeout.toMillis() + "ms; deleting their nodes in the background");
 			leaving.forEach((election, left) -> {
@@ -219,33 +210,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	}
 
 	private GroupElection election(String group) {
-		GroupElection election = this.elections.get(group);
-		if (election == null) {
-			throw new IllegalArgumentException("This instance takes no part in the election of group '" + group
-					+ "'; it takes part in " + groups() + ". Name the group in a @ZkLeader annotation or in "
-					+ "zklock.leader.groups");
-		}
-		return election;
-	}
-
-	private <T> T read(String group, ZooKeeperRead<T> read) {
-		try {
-			return read.run();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new ZkLockException("Interrupted while reading the election of group '" + group + "'", ex);
-		}
-		catch (Exception ex) {
-			throw new ZkLockException("Could not read the election of group '" + group + "' from ZooKeeper", ex);
-		}
-	}
-
-	@FunctionalInterface
-	private interface ZooKeeperRead<T> {
-
-		T run() throws Exception;
-
+		return this.elections.get(group);
 	}
 
 }

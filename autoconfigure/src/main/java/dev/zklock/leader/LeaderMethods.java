@@ -9,17 +9,21 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Resolves {@link ZkLeader @ZkLeader} on methods into specs, once per method and target class
@@ -54,6 +58,19 @@ public final class LeaderMethods {
 	public LeaderMethods(String defaultGroup, UnaryOperator<String> placeholders) {
 		this.defaultGroup = defaultGroup;
 		this.placeholders = placeholders;
+	}
+
+	/**
+	 * Return the advisor that applies the leader-only advice to these methods.
+	 * @param leadership the leadership to consult, looked up on the first call
+	 * @param order the order of the advice among other advisors
+	 * @return the advisor
+	 */
+	public DefaultPointcutAdvisor advisor(Supplier<ZkLeadership> leadership, int order) {
+		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new LeaderMethodPointcut(this),
+				new ZkLeaderInterceptor(this, SingletonSupplier.of(leadership)));
+		advisor.setOrder(order);
+		return advisor;
 	}
 
 	/**

@@ -8,15 +8,14 @@ import java.util.Set;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.leader.LeaderElections;
-import dev.zklock.leader.ZkLeaderAdvisor;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
-import dev.zklock.test.ZooKeeperTestServer;
-import org.junit.jupiter.api.BeforeEach;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -30,23 +29,20 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 class ZkLeaderAutoConfigurationTests {
 
-	private ApplicationContextRunner contextRunner;
-
-	@BeforeEach
-	void contextRunner(ZooKeeperTestServer server) {
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "zklock.session-timeout=2s");
-	}
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLeaderAutoConfigurationTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
+		.withPropertyValues("zklock.session-timeout=2s");
 
 	@Test
 	void defaultsGiveLeadershipAdvisorAndValidation() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(ZkLeadership.class)
-				.hasSingleBean(ZkLeaderAdvisor.class)
+				.hasBean("zklockLeaderAdvisor")
 				.hasSingleBean(ZkLeaderBeanPostProcessor.class);
 			assertThat(context.getBean(ZkLeadership.class)).isInstanceOf(LeaderElections.class);
-			assertThat(context.getBean(ZkLeaderAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 200);
+			assertThat(context.getBean("zklockLeaderAdvisor", DefaultPointcutAdvisor.class).getOrder())
+				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 200);
 			for (String name : List.of("zklockLeaderAdvisor", "zklockLeaderBeanPostProcessor", "zklockLeaderMethods")) {
 				assertThat(context.getBeanFactory().getBeanDefinition(name).getRole()).as(name)
 					.isEqualTo(BeanDefinition.ROLE_INFRASTRUCTURE);
@@ -59,7 +55,8 @@ class ZkLeaderAutoConfigurationTests {
 	@Test
 	void advisorOrderCanBeConfigured() {
 		this.contextRunner.withPropertyValues("zklock.leader.order=42")
-			.run((context) -> assertThat(context.getBean(ZkLeaderAdvisor.class).getOrder()).isEqualTo(42));
+			.run((context) -> assertThat(context.getBean("zklockLeaderAdvisor", DefaultPointcutAdvisor.class).getOrder())
+				.isEqualTo(42));
 	}
 
 	@Test
@@ -102,7 +99,7 @@ class ZkLeaderAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("zklock.enabled=false").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context).doesNotHaveBean(ZkLeadership.class)
-				.doesNotHaveBean(ZkLeaderAdvisor.class)
+				.doesNotHaveBean("zklockLeaderAdvisor")
 				.doesNotHaveBean(ZkLeaderBeanPostProcessor.class);
 		});
 	}

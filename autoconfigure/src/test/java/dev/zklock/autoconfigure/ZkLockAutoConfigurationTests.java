@@ -5,9 +5,9 @@ import java.util.List;
 
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.ZkLocked;
-import dev.zklock.lock.aop.ZkLockedAdvisor;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -27,27 +28,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedZooKeeper
 class ZkLockAutoConfigurationTests {
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockAutoConfigurationTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withBean(Stock.class);
 
 	private String connectString = "";
 
 	@BeforeEach
 	void connect(ZooKeeperTestServer server) {
 		this.connectString = server.getConnectString();
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + this.connectString)
-			.withBean(Stock.class);
 	}
 
 	@Test
 	void defaultsGiveATemplateAndTheAdviceBeforeTransactions() {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(ZkLockTemplate.class)
-				.hasSingleBean(ZkLockedAdvisor.class)
+				.hasBean("zklockLockedAdvisor")
 				.hasSingleBean(ZkLockedBeanPostProcessor.class);
 			assertThat(context.getBean(ZkLockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(30));
-			assertThat(context.getBean(ZkLockedAdvisor.class).getOrder()).isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
+			assertThat(context.getBean("zklockLockedAdvisor", DefaultPointcutAdvisor.class).getOrder())
+				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
 			assertThat(AopUtils.isAopProxy(context.getBean(Stock.class))).isTrue();
 		});
 	}
@@ -56,7 +57,7 @@ class ZkLockAutoConfigurationTests {
 	void waitTimeAndOrderPropertiesAreUsed() {
 		this.contextRunner.withPropertyValues("zklock.lock.wait-time=5s", "zklock.lock.order=42").run((context) -> {
 			assertThat(context.getBean(ZkLockTemplate.class).getDefaultWaitTime()).isEqualTo(Duration.ofSeconds(5));
-			assertThat(context.getBean(ZkLockedAdvisor.class).getOrder()).isEqualTo(42);
+			assertThat(context.getBean("zklockLockedAdvisor", DefaultPointcutAdvisor.class).getOrder()).isEqualTo(42);
 		});
 	}
 
@@ -91,7 +92,7 @@ class ZkLockAutoConfigurationTests {
 			assertThat(context).hasNotFailed()
 				.doesNotHaveBean(CuratorFramework.class)
 				.doesNotHaveBean(ZkLockTemplate.class)
-				.doesNotHaveBean(ZkLockedAdvisor.class)
+				.doesNotHaveBean("zklockLockedAdvisor")
 				.doesNotHaveBean(ZkLockedBeanPostProcessor.class);
 			assertThat(AopUtils.isAopProxy(context.getBean(Stock.class))).isFalse();
 		});
@@ -102,7 +103,7 @@ class ZkLockAutoConfigurationTests {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(CuratorFramework.class))
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(ZkLockTemplate.class)
-				.doesNotHaveBean(ZkLockedAdvisor.class));
+				.doesNotHaveBean("zklockLockedAdvisor"));
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 import dev.zklock.LeadershipEvent;
 import dev.zklock.LeadershipGrantedEvent;
 import dev.zklock.LeadershipRevokedEvent;
+import dev.zklock.test.ChaosProxy;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.junit.jupiter.api.Test;
@@ -28,9 +29,9 @@ class LeaderConnectionLossTests {
 	@Test
 	void leaderCutOffStepsDownBeforeAnotherTakesOverAndRejoinsAtTheBack(ZooKeeperTestServer server, TestInfo test)
 			throws Exception {
-		try (LoopbackProxy proxy = new LoopbackProxy(server.getPort());
+		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
 				Instances instances = LeaderElectionTests.instances(server, test)) {
-			Instance a = instances.startVia(proxy.getConnectString(), "a", LeaderTestApplication.class,
+			Instance a = instances.startVia(proxy.connectString(), "a", LeaderTestApplication.class,
 					"zklock.leader.groups=" + JOBS);
 			await().atMost(WAIT).until(() -> a.isLeader(JOBS));
 			Instance b = instances.start("b", "zklock.leader.groups=" + JOBS);
@@ -55,7 +56,7 @@ class LeaderConnectionLossTests {
 				assertThat(stepDown.getTimestamp()).as("step down of a before b took over")
 					.isLessThan(takeOver.getTimestamp());
 				assertThat(takeOver.getEpoch()).isGreaterThan(firstEpoch);
-				proxy.forward();
+				proxy.heal();
 				await().atMost(WAIT)
 					.untilAsserted(() -> assertThat(b.leadership().participants(JOBS)).containsExactly(b.id(), c.id(),
 							a.id()));
@@ -70,10 +71,10 @@ class LeaderConnectionLossTests {
 	@Test
 	void briefDisconnectionSuspendsTheLeaderUntilItReconnectsAndResumesItsTerm(ZooKeeperTestServer server,
 			TestInfo test) throws Exception {
-		try (LoopbackProxy proxy = new LoopbackProxy(server.getPort());
+		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
 				Instances instances = LeaderElectionTests.instances(server, test)) {
 			String[] properties = { "zklock.leader.groups=" + JOBS, "zklock.session-timeout=4s" };
-			Instance a = instances.startVia(proxy.getConnectString(), "a", LeaderTestApplication.class, properties);
+			Instance a = instances.startVia(proxy.connectString(), "a", LeaderTestApplication.class, properties);
 			await().atMost(WAIT).until(() -> a.isLeader(JOBS));
 			Instance b = instances.start("b", properties);
 			Instance c = instances.start("c", properties);
@@ -82,7 +83,7 @@ class LeaderConnectionLossTests {
 			try (LeaderMonitor monitor = new LeaderMonitor(JOBS, a, b, c)) {
 				proxy.refuse();
 				await().atMost(WAIT).until(() -> !a.isLeader(JOBS));
-				proxy.forward();
+				proxy.heal();
 				await().atMost(WAIT).until(() -> a.isLeader(JOBS));
 				assertThat(a.leadership().epoch(JOBS)).hasValue(epoch);
 				LeaderElectionTests.awaitEventsDelivered(JOBS, a, b, c);

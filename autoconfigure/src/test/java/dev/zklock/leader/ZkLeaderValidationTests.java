@@ -7,8 +7,7 @@ import dev.zklock.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.test.EmbeddedZooKeeper;
-import dev.zklock.test.ZooKeeperTestServer;
-import org.junit.jupiter.api.BeforeEach;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -27,14 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedZooKeeper
 class ZkLeaderValidationTests {
 
-	private ApplicationContextRunner contextRunner;
-
-	@BeforeEach
-	void contextRunner(ZooKeeperTestServer server) {
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "zklock.session-timeout=2s");
-	}
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLeaderValidationTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class))
+		.withPropertyValues("zklock.session-timeout=2s");
 
 	@Test
 	void skipOnAMethodReturningAPrimitive() {

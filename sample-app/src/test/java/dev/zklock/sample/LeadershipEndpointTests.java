@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code GET /leadership}, the leader-only low-stock report and the {@code zookeeper} health
- * component of a single instance.
+ * {@code GET /leadership}, the leader-only low-stock report, and the operations view of a
+ * single instance: the {@code zookeeper} health component, the read-only {@code zklock}
+ * endpoint and the zklock metrics.
  */
 @EmbeddedZooKeeper
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -60,6 +61,28 @@ class LeadershipEndpointTests {
 		Http.Response response = new Http(this.port).get("/actuator/health");
 		assertThat(response.status()).isEqualTo(200);
 		assertThat(response.body().path("components").path("zookeeper").path("status").asString()).isEqualTo("UP");
+	}
+
+	@Test
+	void theZkLockEndpointIsExposedReadOnly() {
+		Http http = new Http(this.port);
+		Http.Response response = http.get("/actuator/zklock");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.body().path("connection").path("state").asString()).isEqualTo("CONNECTED");
+		assertThat(response.body().path("leadership").path("groups").path("inventory").path("leader").asBoolean())
+			.isTrue();
+		assertThat(http.post("/actuator/zklock/inventory").status()).isEqualTo(405);
+		assertThat(this.leadership.isLeader("inventory")).isTrue();
+	}
+
+	@Test
+	void zklockMetricsAreExposed() {
+		Http http = new Http(this.port);
+		assertThat(http.post("/stock/sku-1/reserve?qty=1").status()).isEqualTo(200);
+		Http.Response response = http.get("/actuator/metrics/zklock.lock.wait?tag=outcome:acquired");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.body().path("measurements").path(0).path("statistic").asString()).isEqualTo("COUNT");
+		assertThat(response.body().path("measurements").path(0).path("value").asDouble()).isGreaterThanOrEqualTo(1);
 	}
 
 }

@@ -1,6 +1,6 @@
 /**
- * Fault injection between the application processes of a system test and ZooKeeper:
- * {@link dev.zklock.systemtest.ChaosProxy} passes, blackholes or cuts their connections.
+ * The system tests' application and what it records and checks; the fault injection between
+ * its processes and ZooKeeper is zklock-test's {@code dev.zklock.test.ChaosProxy}.
  */
 @NullMarked
 package dev.zklock.systemtest;

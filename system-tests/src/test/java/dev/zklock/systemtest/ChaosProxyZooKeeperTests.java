@@ -2,12 +2,14 @@ package dev.zklock.systemtest;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.test.ChaosProxy;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionState;
@@ -18,6 +20,7 @@ import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,12 +49,16 @@ class ChaosProxyZooKeeperTests {
 	// A server of its own: the test-support extension cannot start one on this branch yet.
 	private static TestingServer server;
 
+	// ZooKeeper writes a configuration file beside the data folder: both in a folder JUnit deletes.
+	@TempDir
+	static Path folder;
+
 	@BeforeAll
 	static void startServer() throws Exception {
 		String loopback = InetAddress.getLoopbackAddress().getHostAddress();
 		Map<String, Object> properties = Map.of("clientPortAddress", loopback, "minSessionTimeout",
 				String.valueOf(2 * TICK_MILLIS), "admin.enableServer", "false");
-		server = new TestingServer(new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MILLIS, 0, properties, loopback),
+		server = new TestingServer(new InstanceSpec(folder.resolve("data").toFile(), -1, -1, -1, true, -1, TICK_MILLIS, 0, properties, loopback),
 				true);
 	}
 

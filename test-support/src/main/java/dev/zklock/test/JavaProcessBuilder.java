@@ -2,7 +2,6 @@ package dev.zklock.test;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +83,7 @@ public final class JavaProcessBuilder {
 
 	/**
 	 * Write standard output and error to the given file, appending to what it holds; by default
-	 * they go to a new temporary file.
+	 * they go to a new file in {@code target/zklock-test}, deleted when this JVM exits.
 	 * @param output the file
 	 * @return this builder
 	 */
@@ -159,14 +158,9 @@ public final class JavaProcessBuilder {
 	}
 
 	private static Path temporaryOutput(String name) {
-		try {
-			Path output = Files.createTempFile("zklock-" + name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-", ".log");
-			output.toFile().deleteOnExit();
-			return output;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		Path output = ScratchFolder.newFile("zklock-" + name.replaceAll("[^A-Za-z0-9_.-]", "_") + "-", ".log");
+		output.toFile().deleteOnExit();
+		return output;
 	}
 
 }

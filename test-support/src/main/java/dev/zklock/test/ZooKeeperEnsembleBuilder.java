@@ -92,7 +92,7 @@ public final class ZooKeeperEnsembleBuilder {
 
 	/**
 	 * Keep configuration, data and logs in the given folder, which {@link ZooKeeperEnsemble#close()}
-	 * does not delete; by default a temporary folder that it deletes.
+	 * does not delete; by default a new folder in {@code target/zklock-test} that it deletes.
 	 * @param dataRoot the folder
 	 * @return this builder
 	 */
@@ -141,7 +141,7 @@ public final class ZooKeeperEnsembleBuilder {
 	public ZooKeeperEnsemble start() {
 		try {
 			boolean temporary = this.dataRoot == null;
-			Path root = temporary ? Files.createTempDirectory("zklock-ensemble-") : this.dataRoot;
+			Path root = temporary ? ScratchFolder.newFolder("zklock-ensemble-") : this.dataRoot;
 			int[] ports = freePorts(3 * this.servers);
 			List<EnsembleServer> members = new ArrayList<>();
 			for (int id = 1; id <= this.servers; id++) {

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.util.Map;
 
 import org.apache.curator.test.InstanceSpec;
@@ -22,9 +23,12 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 
 	private final int tickTime;
 
-	private ZooKeeperTestServer(TestingServer server, int tickTime) {
+	private final Path folder;
+
+	private ZooKeeperTestServer(TestingServer server, int tickTime, Path folder) {
 		this.server = server;
 		this.tickTime = tickTime;
+		this.folder = folder;
 	}
 
 	/**
@@ -37,11 +41,16 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 		String loopback = InetAddress.getLoopbackAddress().getHostAddress();
 		Map<String, Object> properties = Map.of("clientPortAddress", loopback, "minSessionTimeout", String.valueOf(2 * tickTime),
 				"maxSessionTimeout", String.valueOf(1000 * tickTime), "4lw.commands.whitelist", "*", "admin.enableServer", "false");
-		InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, tickTime, 0, properties, loopback);
+		// ZooKeeper writes a configuration file beside the data folder at every start: both go in
+		// a folder of their own, deleted on close.
+		Path folder = ScratchFolder.newFolder("zookeeper-");
+		InstanceSpec spec = new InstanceSpec(folder.resolve("data").toFile(), -1, -1, -1, true, -1, tickTime, 0,
+				properties, loopback);
 		try {
-			return new ZooKeeperTestServer(new TestingServer(spec, true), tickTime);
+			return new ZooKeeperTestServer(new TestingServer(spec, true), tickTime, folder);
 		}
 		catch (Exception ex) {
+			ScratchFolder.deleteQuietly(folder);
 			throw new IllegalStateException("Could not start a ZooKeeper test server", ex);
 		}
 	}
@@ -104,6 +113,9 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Stop the server and delete its data and configuration.
+	 */
 	@Override
 	public void close() {
 		try {
@@ -111,6 +123,9 @@ public final class ZooKeeperTestServer implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
+		}
+		finally {
+			ScratchFolder.deleteQuietly(this.folder);
 		}
 	}
 

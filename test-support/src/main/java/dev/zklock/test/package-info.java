@@ -1,7 +1,8 @@
 /**
  * Real ZooKeeper servers for tests: {@link dev.zklock.test.EmbeddedZooKeeper} for an in-process
  * server per test class, {@link dev.zklock.test.ZooKeeperEnsemble} for servers in separate
- * processes, and {@link dev.zklock.test.JavaProcess} for applications in separate JVMs.
+ * processes, {@link dev.zklock.test.JavaProcess} for applications in separate JVMs, and
+ * {@link dev.zklock.test.ChaosProxy} to cut a client off from its servers.
  */
 @NullMarked
 package dev.zklock.test;

@@ -20,9 +20,11 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.BeanReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.util.ObjectUtils;
+import org.springframework.util.StringUtils;
 
 /**
  * Parses key expressions once, checks the variables they refer to, and evaluates them into
@@ -32,9 +34,12 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 
 	private final Map<ExpressionKey, Expression> expressions = new ConcurrentHashMap<>(64);
 
+	private final BeanFactory beanFactory;
+
 	private final BeanFactoryResolver beanResolver;
 
 	LockKeyEvaluator(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
 		this.beanResolver = new BeanFactoryResolver(beanFactory);
 	}
 
@@ -54,6 +59,14 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 	@Nullable String unknownVariable(Expression expression, Method method) {
 		Set<String> known = new HashSet<>(variables(method));
 		return (expression instanceof SpelExpression spel) ? unknownVariable(spel.getAST(), known) : null;
+	}
+
+	/**
+	 * Return the first bean the expression refers to ({@code @name} or {@code &name}) that the
+	 * bean factory does not define, or {@code null} when it defines them all.
+	 */
+	@Nullable String unknownBean(Expression expression) {
+		return (expression instanceof SpelExpression spel) ? unknownBean(spel.getAST()) : null;
 	}
 
 	/**
@@ -146,6 +159,23 @@ final class LockKeyEvaluator extends CachedExpressionEvaluator {
 			variables.addAll(List.of(names));
 		}
 		return variables;
+	}
+
+	private @Nullable String unknownBean(SpelNode node) {
+		if (node instanceof BeanReference) {
+			String name = StringUtils.trimLeadingCharacter(node.toStringAST().substring(1), '&');
+			name = StringUtils.trimTrailingCharacter(StringUtils.trimLeadingCharacter(name, '\''), '\'');
+			if (!this.beanFactory.containsBean(name)) {
+				return name;
+			}
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			String unknown = unknownBean(node.getChild(i));
+			if (unknown != null) {
+				return unknown;
+			}
+		}
+		return null;
 	}
 
 	private static @Nullable String unknownVariable(SpelNode node, Set<String> known) {

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
+import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.OnLockTimeout;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.support.AnnotatedMethods;
@@ -16,12 +18,15 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The {@link ZkLocked @ZkLocked} methods of the application: each annotation resolved once per
@@ -51,6 +56,25 @@ public final class LockSpecs {
 	public LockSpecs(ConfigurableBeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
 		this.evaluator = new LockKeyEvaluator(beanFactory);
+	}
+
+	/**
+	 * Return the advisor that runs these {@code @ZkLocked} methods (marked directly, on the
+	 * method they override or implement, or through a meta-annotation) while holding their locks.
+	 * Its order decides where the lock is taken among other advice: the default,
+	 * {@code zklock.lock.order = Ordered.LOWEST_PRECEDENCE - 100}, runs outside a
+	 * {@code @Transactional} transaction, so the lock is held from before it begins until after
+	 * it ends.
+	 * @param template the lock template, looked up on the first call
+	 * @param order the order of the advice among other advisors
+	 * @return the advisor
+	 */
+	public DefaultPointcutAdvisor advisor(Supplier<ZkLockTemplate> template, int order) {
+		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
+				new AnnotationMatchingPointcut(null, ZkLocked.class, true),
+				new LockInterceptor(this, SingletonSupplier.of(template)));
+		advisor.setOrder(order);
+		return advisor;
 	}
 
 	/**
@@ -125,6 +149,11 @@ public final class LockSpecs {
 		if (unknown != null) {
 			throw problems.fail("the key expression '" + keyText + "' refers to #" + unknown
 					+ ", which the method does not have; " + this.evaluator.describeVariables(method), null);
+		}
+		String unknownBean = this.evaluator.unknownBean(expression);
+		if (unknownBean != null) {
+			throw problems.fail("the key expression '" + keyText + "' refers to @" + unknownBean
+					+ ", but there is no bean named '" + unknownBean + "'; define that bean or fix its name", null);
 		}
 		return expression;
 	}

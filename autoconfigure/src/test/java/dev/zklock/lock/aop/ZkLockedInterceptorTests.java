@@ -19,6 +19,7 @@ import dev.zklock.annotation.ZkLocked;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
 import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,18 +41,17 @@ class ZkLockedInterceptorTests {
 
 	private static final String BASE_PATH = "/zklock/locks";
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockedInterceptorTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withBean("inventory", Inventory.class)
+		.withBean("orders", Orders.class);
 
 	private String connectString = "";
 
 	@BeforeEach
 	void connect(ZooKeeperTestServer server) {
 		this.connectString = server.getConnectString();
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + this.connectString)
-			.withBean("inventory", Inventory.class)
-			.withBean("orders", Orders.class);
 	}
 
 	@Test

@@ -8,6 +8,7 @@ import dev.zklock.annotation.ZkLocked;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
 import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,17 +37,16 @@ class ZkLockedTransactionOrderTests {
 
 	private static final String KEY = "stock:sku-1";
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockedTransactionOrderTests.class))
+		.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withUserConfiguration(TransactionConfiguration.class);
 
 	private String connectString = "";
 
 	@BeforeEach
 	void connect(ZooKeeperTestServer server) {
 		this.connectString = server.getConnectString();
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + this.connectString)
-			.withUserConfiguration(TransactionConfiguration.class);
 	}
 
 	@Test

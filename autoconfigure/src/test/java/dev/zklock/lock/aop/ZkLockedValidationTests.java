@@ -9,14 +9,15 @@ import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.test.EmbeddedZooKeeper;
-import dev.zklock.test.ZooKeeperTestServer;
-import org.junit.jupiter.api.BeforeEach;
+import dev.zklock.test.EmbeddedZooKeeperInitializer;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Publisher;
 
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.PriorityOrdered;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,15 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @EmbeddedZooKeeper
 class ZkLockedValidationTests {
 
-	private ApplicationContextRunner contextRunner = new ApplicationContextRunner();
-
-	@BeforeEach
-	void connect(ZooKeeperTestServer server) {
-		this.contextRunner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
-					ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
-			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "orders.wait=soon");
-	}
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockedValidationTests.class))
+		.withConfiguration(AutoConfigurations.of(PropertyPlaceholderAutoConfiguration.class,
+				ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+		.withPropertyValues("orders.wait=soon");
 
 	@Test
 	void validAnnotationsStart() {
@@ -59,6 +56,25 @@ class ZkLockedValidationTests {
 	void positionBeyondTheParameters() {
 		assertInvalid(PositionBeyond.class, "PositionBeyond.reserve(String)",
 				"the key expression '#p1' refers to #p1, which the method does not have");
+	}
+
+	@Test
+	void unknownBeanReference() {
+		assertInvalid(UnknownBean.class, "UnknownBean.reserve(String)",
+				"the key expression '@skuCodes.code(#sku)' refers to @skuCodes, but there is no bean named "
+						+ "'skuCodes'; define that bean or fix its name");
+	}
+
+	@Test
+	void knownBeanReferenceStarts() {
+		this.contextRunner.withBean("skuCodes", SkuCodes.class)
+			.withBean("orderService", UnknownBean.class)
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void beanCreatedBeforeTheCheckIsCheckedAtStartupUnderItsName() {
+		assertInvalid(EarlyBean.class, "EarlyBean.reserve(String)", "refers to @skuCodes, but there is no bean");
 	}
 
 	@Test
@@ -186,6 +202,39 @@ class ZkLockedValidationTests {
 
 		@ZkLocked("#skuu")
 		public void reserve(String sku, int quantity) {
+		}
+
+	}
+
+	static class UnknownBean {
+
+		@ZkLocked("@skuCodes.code(#sku)")
+		public void reserve(String sku) {
+		}
+
+	}
+
+	static class SkuCodes {
+
+		public String code(String sku) {
+			return "sku:" + sku;
+		}
+
+	}
+
+	/**
+	 * A post-processor that runs before zklock's: created before zklock's post-processor
+	 * exists, so that only the check at the end of startup sees it.
+	 */
+	static class EarlyBean implements BeanPostProcessor, PriorityOrdered {
+
+		@ZkLocked("@skuCodes.code(#sku)")
+		public void reserve(String sku) {
+		}
+
+		@Override
+		public int getOrder() {
+			return 0;
 		}
 
 	}

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.zklock.systemtest.ChaosProxy;
+import dev.zklock.test.ChaosProxy;
 import dev.zklock.systemtest.app.WorkloadApplication;
 import dev.zklock.test.JavaProcess;
 import dev.zklock.test.JavaProcessBuilder;

@@ -10,7 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 
-import dev.zklock.systemtest.ChaosProxy;
+import dev.zklock.test.ChaosProxy;
 import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Checker;
 import dev.zklock.systemtest.history.History;

@@ -1,4 +1,4 @@
-package dev.zklock.systemtest;
+package dev.zklock.test;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -36,6 +36,10 @@ final class ProxyListener {
 			catch (IOException ex) {
 				return;
 			}
+			if (this.proxy.isRefusing()) {
+				closeQuietly(client);
+				continue;
+			}
 			ProxiedConnection connection = new ProxiedConnection(this.proxy, client, this.upstream);
 			this.proxy.add(connection);
 			connection.start();
@@ -45,6 +49,15 @@ final class ProxyListener {
 	void close() {
 		try {
 			this.serverSocket.close();
+		}
+		catch (IOException ex) {
+			// closing anyway
+		}
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
 		}
 		catch (IOException ex) {
 			// closing anyway

@@ -1,4 +1,4 @@
-package dev.zklock.systemtest;
+package dev.zklock.test;
 
 import java.io.IOException;
 import java.io.InputStream;

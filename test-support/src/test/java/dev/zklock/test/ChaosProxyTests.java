@@ -1,4 +1,4 @@
-package dev.zklock.systemtest;
+package dev.zklock.test;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -92,6 +92,24 @@ class ChaosProxyTests {
 		}
 		assertThat(this.a.received()).containsExactly("before", "after");
 		assertThat(this.b.received()).isEmpty();
+	}
+
+	@Test
+	void refuseClosesEveryConnectionAndEveryNewOneUntilHealed() throws IOException {
+		try (LineClient before = client(0, ANSWER_MILLIS)) {
+			assertThat(before.call("before")).isEqualTo("a:before");
+			this.proxy.refuse();
+			assertThat(this.proxy.mode()).isEqualTo(ChaosProxy.Mode.REFUSE);
+			assertClosed(before);
+			try (LineClient during = client(0, ANSWER_MILLIS)) {
+				assertClosed(during);
+			}
+			this.proxy.heal();
+			try (LineClient after = client(0, ANSWER_MILLIS)) {
+				assertThat(after.call("after")).isEqualTo("a:after");
+			}
+		}
+		assertThat(this.a.received()).containsExactly("before", "after");
 	}
 
 	@Test

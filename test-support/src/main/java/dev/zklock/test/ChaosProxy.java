@@ -1,4 +1,4 @@
-package dev.zklock.systemtest;
+package dev.zklock.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * blackhole go on as before, but every connection that dropped bytes, or was accepted during the
  * blackhole, is reset, because its byte streams have gaps (a ZooKeeper client reconnects, as it
  * would after a long partition).
- * {@link #cutConnections()} resets every current connection at once.
+ * {@link #cutConnections()} resets every current connection at once, and {@link #refuse()} also
+ * closes every new one until {@code heal()}.
  * <p>
  * Thread-safe. All threads are daemons and end by {@link #close()}.
  */
@@ -132,6 +133,17 @@ public final class ChaosProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Reset every current connection and close every new one at once, as a server that is down
+	 * would: the client sees its connections fail rather than silence.
+	 */
+	public void refuse() {
+		synchronized (this.modeChange) {
+			this.mode = Mode.REFUSE;
+			cutConnections();
+		}
+	}
+
+	/**
 	 * Forward traffic again, resetting the connections that dropped bytes while blackholed.
 	 */
 	public void heal() {
@@ -184,6 +196,10 @@ public final class ChaosProxy implements AutoCloseable {
 		return this.mode == Mode.PASS;
 	}
 
+	boolean isRefusing() {
+		return this.mode == Mode.REFUSE;
+	}
+
 	boolean isClosed() {
 		return this.closed.get();
 	}
@@ -216,7 +232,12 @@ public final class ChaosProxy implements AutoCloseable {
 		/**
 		 * Drop every byte both ways, keeping connections open.
 		 */
-		BLACKHOLE
+		BLACKHOLE,
+
+		/**
+		 * Close every connection as soon as it is accepted.
+		 */
+		REFUSE
 
 	}
 

@@ -1,4 +1,4 @@
-package dev.zklock.systemtest;
+package dev.zklock.test;
 
 import java.time.Duration;
 import java.time.Instant;
