@@ -10,7 +10,9 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.util.StringUtils;
@@ -26,11 +28,14 @@ class CuratorClientFactory {
 
 	private final List<CuratorFrameworkBuilderCustomizer> customizers;
 
+	private final @Nullable ZooKeeperClientTls tls;
+
 	CuratorClientFactory(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			List<CuratorFrameworkBuilderCustomizer> customizers) {
+			List<CuratorFrameworkBuilderCustomizer> customizers, @Nullable ZooKeeperClientTls tls) {
 		this.properties = properties;
 		this.connectionDetails = connectionDetails;
 		this.customizers = customizers;
+		this.tls = tls;
 	}
 
 	CuratorFramework createStarted() {
@@ -60,6 +65,7 @@ class CuratorClientFactory {
 			.whenHasText()
 			.as((namespace) -> StringUtils.trimLeadingCharacter(namespace, '/'))
 			.to(builder::namespace);
+		builder.zkClientConfig(clientConfig());
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		map.from(auth::getScheme).whenHasText().to((scheme) -> {
 			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";
@@ -67,6 +73,17 @@ class CuratorClientFactory {
 				.aclProvider(new CreatorOnlyAclProvider());
 		});
 		return builder;
+	}
+
+	/**
+	 * The client's own configuration: what it sets is for this client only, never for the JVM.
+	 */
+	private ZKClientConfig clientConfig() {
+		ZKClientConfig config = new ZKClientConfig();
+		if (this.tls != null) {
+			this.tls.applyTo(config);
+		}
+		return config;
 	}
 
 	private void awaitConnection(CuratorFramework client, String connectString) {

@@ -54,6 +54,8 @@ public class ZkLockProperties {
 
 	private final Auth auth = new Auth();
 
+	private final Ssl ssl = new Ssl();
+
 	private final Embedded embedded = new Embedded();
 
 	private final Lock lock = new Lock();
@@ -116,6 +118,10 @@ public class ZkLockProperties {
 
 	public Auth getAuth() {
 		return this.auth;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
 	}
 
 	public Embedded getEmbedded() {
@@ -210,6 +216,41 @@ public class ZkLockProperties {
 
 		public void setCredentials(@Nullable String credentials) {
 			this.credentials = credentials;
+		}
+
+	}
+
+	/**
+	 * TLS to ZooKeeper, set for this client only (no JVM-wide system property is used).
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle ('spring.ssl.bundle.*') whose trust material verifies the
+		 * servers and whose key, if any, is the client certificate. When set, the client
+		 * connects over TLS.
+		 */
+		private @Nullable String bundle;
+
+		/**
+		 * Whether to check that a server's certificate names the host the client connects to.
+		 */
+		private boolean hostnameVerification = true;
+
+		public @Nullable String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(@Nullable String bundle) {
+			this.bundle = bundle;
+		}
+
+		public boolean isHostnameVerification() {
+			return this.hostnameVerification;
+		}
+
+		public void setHostnameVerification(boolean hostnameVerification) {
+			this.hostnameVerification = hostnameVerification;
 		}
 
 	}
