@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -21,6 +22,11 @@ import org.springframework.util.StringUtils;
  * Builds and starts the auto-configured {@link CuratorFramework}.
  */
 class CuratorClientFactory {
+
+	/**
+	 * How long to wait for a connection before looking for a TLS reason why there is none.
+	 */
+	private static final Duration DIAGNOSIS_AFTER = Duration.ofSeconds(1);
 
 	private final ZkLockProperties properties;
 
@@ -88,17 +94,29 @@ class CuratorClientFactory {
 
 	private void awaitConnection(CuratorFramework client, String connectString) {
 		Duration timeout = this.properties.getConnectionTimeout();
-		boolean connected;
-		try {
-			connected = client.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			connected = false;
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean connected = await(client, Math.min(timeout.toMillis(), DIAGNOSIS_AFTER.toMillis()));
+		if (!connected) {
+			Optional<ZooKeeperTlsException> diagnosis = TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
+			if (diagnosis.isPresent()) {
+				client.close();
+				throw diagnosis.get();
+			}
+			connected = await(client, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 		}
 		if (!connected) {
 			client.close();
 			throw new ZooKeeperUnavailableException(connectString, timeout);
+		}
+	}
+
+	private static boolean await(CuratorFramework client, long millis) {
+		try {
+			return client.blockUntilConnected((int) Math.max(0, millis), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
 		}
 	}
 

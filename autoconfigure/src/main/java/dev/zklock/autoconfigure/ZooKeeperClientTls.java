@@ -12,6 +12,7 @@ import org.apache.zookeeper.common.ClientX509Util;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
@@ -59,7 +60,17 @@ final class ZooKeeperClientTls implements DisposableBean {
 			throw new IllegalArgumentException("zklock.ssl.bundle is not set");
 		}
 		NettyHostnameVerification.checkCanDisable(ssl.isHostnameVerification());
-		SslBundle bundle = bundles.getBundle(name);
+		SslBundle bundle;
+		try {
+			bundle = bundles.getBundle(name);
+		}
+		catch (NoSuchSslBundleException ex) {
+			throw new ZooKeeperTlsException("zklock.ssl.bundle names SSL bundle '" + name + "', which does not exist"
+					+ " (known bundles: " + bundles.getBundleNames() + ").",
+					"Set 'zklock.ssl.bundle' to one of the known bundles, or define the bundle as "
+							+ "spring.ssl.bundle.jks." + name + ".* or spring.ssl.bundle.pem." + name + ".*.",
+					ex);
+		}
 		ZooKeeperClientTls tls = new ZooKeeperClientTls(name, bundle, ssl.isHostnameVerification(),
 				TlsStoreFiles.write(bundle));
 		bundles.addBundleUpdateHandler(name, tls::reloaded);
@@ -104,6 +115,15 @@ final class ZooKeeperClientTls implements DisposableBean {
 	 */
 	boolean hasClientCertificate() {
 		return this.files.getKeyStore() != null;
+	}
+
+	/**
+	 * Create a TLS context with the bundle's own key and trust material, for the startup
+	 * diagnosis.
+	 * @return a new context
+	 */
+	SSLContext createSslContext() {
+		return this.bundle.createSslContext();
 	}
 
 	boolean isHostnameVerification() {
