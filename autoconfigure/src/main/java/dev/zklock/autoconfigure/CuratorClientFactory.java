@@ -8,11 +8,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.data.ACL;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -75,9 +72,14 @@ class CuratorClientFactory {
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		map.from(auth::getScheme).whenHasText().to((scheme) -> {
 			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";
-			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8))
-				.aclProvider(new CreatorOnlyAclProvider());
+			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8));
 		});
+		boolean authenticated = StringUtils.hasText(auth.getScheme())
+				|| (this.tls != null && this.tls.hasClientCertificate());
+		NodeAclProvider acl = NodeAclProvider.of(this.properties.getAcl(), authenticated);
+		if (acl != null) {
+			builder.aclProvider(acl);
+		}
 		return builder;
 	}
 
@@ -97,7 +99,7 @@ class CuratorClientFactory {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean connected = await(client, Math.min(timeout.toMillis(), DIAGNOSIS_AFTER.toMillis()));
 		if (!connected) {
-			Optional<ZooKeeperTlsException> diagnosis = TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
+			Optional<ZooKeeperSecurityException> diagnosis = TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
 			if (diagnosis.isPresent()) {
 				client.close();
 				throw diagnosis.get();
@@ -122,23 +124,6 @@ class CuratorClientFactory {
 
 	private static int millis(Duration duration) {
 		return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
-	}
-
-	/**
-	 * Gives every node full rights for its creator only.
-	 */
-	private static final class CreatorOnlyAclProvider implements ACLProvider {
-
-		@Override
-		public List<ACL> getDefaultAcl() {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
-		@Override
-		public List<ACL> getAclForPath(String path) {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
 	}
 
 }

@@ -57,7 +57,7 @@ final class NettyHostnameVerification {
 		}
 		String algorithm = enforcedAlgorithm();
 		if (algorithm != null) {
-			throw new ZooKeeperTlsException(
+			throw new ZooKeeperSecurityException(
 					"zklock.ssl.hostname-verification=false cannot take effect: the Netty library that the ZooKeeper "
 							+ "client uses checks server host names (" + algorithm + ") for every TLS client in this "
 							+ "JVM.",

@@ -42,7 +42,7 @@ final class TlsHandshakeDiagnosis {
 	 * @param tls the client's TLS settings, or {@code null} for a plaintext client
 	 * @return the failure to report, if TLS is why the client cannot connect
 	 */
-	static Optional<ZooKeeperTlsException> diagnose(String connectString, @Nullable ZooKeeperClientTls tls) {
+	static Optional<ZooKeeperSecurityException> diagnose(String connectString, @Nullable ZooKeeperClientTls tls) {
 		for (InetSocketAddress server : new ConnectStringParser(connectString).getServerAddresses()) {
 			String address = server.getHostString() + ":" + server.getPort();
 			try {
@@ -55,7 +55,7 @@ final class TlsHandshakeDiagnosis {
 		return Optional.empty();
 	}
 
-	private static Optional<ZooKeeperTlsException> diagnosePlaintext(String address, InetSocketAddress server)
+	private static Optional<ZooKeeperSecurityException> diagnosePlaintext(String address, InetSocketAddress server)
 			throws IOException {
 		AtomicBoolean presentedCertificate = new AtomicBoolean();
 		try (SSLSocket socket = open(server, detectingContext(presentedCertificate), false)) {
@@ -67,14 +67,14 @@ final class TlsHandshakeDiagnosis {
 		if (!presentedCertificate.get()) {
 			return Optional.empty();
 		}
-		return Optional.of(new ZooKeeperTlsException("ZooKeeper at " + address + " accepts TLS connections only, "
+		return Optional.of(new ZooKeeperSecurityException("ZooKeeper at " + address + " accepts TLS connections only, "
 				+ "and the client connects in plaintext.",
 				"Set 'zklock.ssl.bundle' to an SSL bundle (spring.ssl.bundle.*) that trusts the server's certificate, "
 						+ "or set 'zklock.connect-string' to the servers' plaintext client port.",
 				null));
 	}
 
-	private static Optional<ZooKeeperTlsException> diagnoseTls(String address, InetSocketAddress server,
+	private static Optional<ZooKeeperSecurityException> diagnoseTls(String address, InetSocketAddress server,
 			ZooKeeperClientTls tls) throws IOException {
 		String bundle = "'" + tls.getBundleName() + "'";
 		try (SSLSocket socket = open(server, tls.createSslContext(), tls.isHostnameVerification())) {
@@ -86,14 +86,14 @@ final class TlsHandshakeDiagnosis {
 			CertificateException certificate = find(ex, CertificateException.class);
 			String message = String.valueOf(ex.getMessage());
 			if (certificate != null && String.valueOf(certificate.getMessage()).contains("No subject alternative")) {
-				return Optional.of(new ZooKeeperTlsException("The certificate of ZooKeeper at " + address
+				return Optional.of(new ZooKeeperSecurityException("The certificate of ZooKeeper at " + address
 						+ " does not name that host: " + certificate.getMessage() + ".",
 						"Use the host names or addresses the server certificates name in 'zklock.connect-string', "
 								+ "or give the servers certificates that name their hosts.",
 						ex));
 			}
 			if (certificate != null || message.contains("PKIX") || message.contains("unable to find valid certification")) {
-				return Optional.of(new ZooKeeperTlsException("The certificate of ZooKeeper at " + address
+				return Optional.of(new ZooKeeperSecurityException("The certificate of ZooKeeper at " + address
 						+ " is not trusted by SSL bundle " + bundle + ": " + message + ".",
 						"Add the certificate authority that signed the servers' certificates to the trust store of "
 								+ "SSL bundle " + bundle + " (spring.ssl.bundle.*." + tls.getBundleName()
@@ -103,7 +103,7 @@ final class TlsHandshakeDiagnosis {
 			if (message.contains("Received fatal alert")) {
 				String presented = tls.hasClientCertificate() ? "rejected the client certificate of SSL bundle " + bundle
 						: "requires a client certificate, and SSL bundle " + bundle + " has none";
-				return Optional.of(new ZooKeeperTlsException("ZooKeeper at " + address + " " + presented + " ("
+				return Optional.of(new ZooKeeperSecurityException("ZooKeeper at " + address + " " + presented + " ("
 						+ message + ").",
 						"Give SSL bundle " + bundle + " a key store (spring.ssl.bundle.*." + tls.getBundleName()
 								+ ".keystore) with a certificate the servers' trust store trusts, or set "
@@ -111,7 +111,7 @@ final class TlsHandshakeDiagnosis {
 						ex));
 			}
 			if (PlaintextZooKeeper.answers(server, TIMEOUT_MS)) {
-				return Optional.of(new ZooKeeperTlsException("ZooKeeper at " + address
+				return Optional.of(new ZooKeeperSecurityException("ZooKeeper at " + address
 						+ " does not speak TLS, and 'zklock.ssl.bundle' is set.",
 						"Set 'zklock.connect-string' to the servers' secure client port (secureClientPort), or "
 								+ "remove 'zklock.ssl.bundle' to connect in plaintext.",

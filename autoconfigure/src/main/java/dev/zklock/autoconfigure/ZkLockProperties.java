@@ -56,6 +56,8 @@ public class ZkLockProperties {
 
 	private final Ssl ssl = new Ssl();
 
+	private final Acl acl = new Acl();
+
 	private final Embedded embedded = new Embedded();
 
 	private final Lock lock = new Lock();
@@ -122,6 +124,10 @@ public class ZkLockProperties {
 
 	public Ssl getSsl() {
 		return this.ssl;
+	}
+
+	public Acl getAcl() {
+		return this.acl;
 	}
 
 	public Embedded getEmbedded() {
@@ -251,6 +257,43 @@ public class ZkLockProperties {
 
 		public void setHostnameVerification(boolean hostnameVerification) {
 			this.hostnameVerification = hostnameVerification;
+		}
+
+	}
+
+	/**
+	 * ACLs of the nodes zklock creates. When the client authenticates (digest credentials or a
+	 * client certificate), its own identity gets full rights and no other client gets any,
+	 * besides those listed here.
+	 */
+	public static class Acl {
+
+		/**
+		 * Identities, as 'scheme:id' (for example 'x509:CN=orders-admin' or
+		 * 'digest:ops:&lt;base64 SHA-1 digest&gt;'), that may also change and delete the nodes.
+		 */
+		private List<String> owners = new ArrayList<>();
+
+		/**
+		 * Identities, as 'scheme:id' (for example 'x509:CN=monitor'), that may read the nodes
+		 * and list their children.
+		 */
+		private List<String> readers = new ArrayList<>();
+
+		public List<String> getOwners() {
+			return this.owners;
+		}
+
+		public void setOwners(List<String> owners) {
+			this.owners = owners;
+		}
+
+		public List<String> getReaders() {
+			return this.readers;
+		}
+
+		public void setReaders(List<String> readers) {
+			this.readers = readers;
 		}
 
 	}

@@ -65,7 +65,7 @@ final class ZooKeeperClientTls implements DisposableBean {
 			bundle = bundles.getBundle(name);
 		}
 		catch (NoSuchSslBundleException ex) {
-			throw new ZooKeeperTlsException("zklock.ssl.bundle names SSL bundle '" + name + "', which does not exist"
+			throw new ZooKeeperSecurityException("zklock.ssl.bundle names SSL bundle '" + name + "', which does not exist"
 					+ " (known bundles: " + bundles.getBundleNames() + ").",
 					"Set 'zklock.ssl.bundle' to one of the known bundles, or define the bundle as "
 							+ "spring.ssl.bundle.jks." + name + ".* or spring.ssl.bundle.pem." + name + ".*.",

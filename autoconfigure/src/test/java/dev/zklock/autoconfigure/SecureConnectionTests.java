@@ -168,7 +168,7 @@ class SecureConnectionTests {
 		runner().withPropertyValues(this.bundleProperties.toArray(String[]::new))
 			.withPropertyValues("zklock.ssl.bundle=zk", "zklock.connection-timeout=30s")
 			.run((context) -> {
-				FailureAnalysis analysis = new ZooKeeperTlsFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new ZooKeeperSecurityFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("does not name that host");
 				assertThat(analysis.getAction()).contains("'zklock.connect-string'");
@@ -183,7 +183,7 @@ class SecureConnectionTests {
 		runner().withPropertyValues(this.bundleProperties.toArray(String[]::new))
 			.withPropertyValues("zklock.ssl.bundle=zk", "zklock.ssl.hostname-verification=false")
 			.run((context) -> {
-				FailureAnalysis analysis = new ZooKeeperTlsFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new ZooKeeperSecurityFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("zklock.ssl.hostname-verification=false cannot take effect");
 				assertThat(analysis.getAction()).contains("'zklock.ssl.hostname-verification=false'")

@@ -129,7 +129,7 @@ class SecureStartupFailureTests {
 
 	private static FailureAnalysis analysis(AssertableApplicationContext context) {
 		assertThat(context).hasFailed();
-		FailureAnalysis analysis = new ZooKeeperTlsFailureAnalyzer().analyze(context.getStartupFailure());
+		FailureAnalysis analysis = new ZooKeeperSecurityFailureAnalyzer().analyze(context.getStartupFailure());
 		assertThat(analysis).isNotNull();
 		return analysis;
 	}

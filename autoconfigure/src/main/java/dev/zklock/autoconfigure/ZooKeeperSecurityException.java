@@ -5,12 +5,12 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.ZkLockException;
 
 /**
- * Thrown at startup when the TLS set-up of the ZooKeeper client cannot work: it says what is
- * wrong and which property to change.
+ * Thrown at startup when the security set-up of the ZooKeeper client (TLS, ACLs,
+ * authentication) cannot work: it says what is wrong and which property to change.
  *
  * @since 0.1.0
  */
-public class ZooKeeperTlsException extends ZkLockException {
+public class ZooKeeperSecurityException extends ZkLockException {
 
 	private final String action;
 
@@ -20,7 +20,7 @@ public class ZooKeeperTlsException extends ZkLockException {
 	 * @param action what to do about it, naming the property to fix
 	 * @param cause the underlying failure, if any
 	 */
-	public ZooKeeperTlsException(String description, String action, @Nullable Throwable cause) {
+	public ZooKeeperSecurityException(String description, String action, @Nullable Throwable cause) {
 		super(description, cause);
 		this.action = action;
 	}
