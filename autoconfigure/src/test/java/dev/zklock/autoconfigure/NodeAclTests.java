@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.actuate.ZooKeeperHealthIndicator;
 import dev.zklock.autoconfigure.TestCertificates.Authority;
 import dev.zklock.autoconfigure.TestCertificates.Issued;
 import dev.zklock.test.ZooKeeperTestServer;
@@ -27,6 +28,7 @@ import org.springframework.boot.ssl.DefaultSslBundleRegistry;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.jks.JksSslStoreBundle;
 import org.springframework.boot.ssl.jks.JksSslStoreDetails;
+import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
@@ -71,6 +73,10 @@ class NodeAclTests {
 						"spring.ssl.bundle.jks.zk.truststore.type=PKCS12")
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
+					Health health = new ZooKeeperHealthIndicator(context.getBean(CuratorFramework.class)).health();
+					assertThat(health.getDetails()).containsEntry("transport", "TLS")
+						.containsEntry("authenticatedAs", List.of("x509:CN=orders-service"));
+					assertThat(health.toString()).doesNotContain(PASSWORD).doesNotContain("zklock-tls-");
 					try (TlsClient intruder = tlsClient(server, authority.issue("intruder"), trust);
 							TlsClient auditor = tlsClient(server, authority.issue("auditor"), trust)) {
 						assertNodesAreProtected(context, intruder.client, auditor.client);
@@ -88,6 +94,10 @@ class NodeAclTests {
 						"zklock.acl.readers=digest:" + DigestAuthenticationProvider.generateDigest("auditor:pw"))
 				.run((context) -> {
 					assertThat(context).hasNotFailed();
+					Health health = new ZooKeeperHealthIndicator(context.getBean(CuratorFramework.class)).health();
+					assertThat(health.getDetails()).containsEntry("transport", "plaintext")
+						.containsEntry("authenticatedAs", List.of("digest:orders"));
+					assertThat(health.toString()).doesNotContain("secret");
 					try (CuratorFramework intruder = digestClient(server, "mallory:pw");
 							CuratorFramework auditor = digestClient(server, "auditor:pw")) {
 						assertNodesAreProtected(context, intruder, auditor);
