@@ -8,6 +8,7 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.Key;
@@ -187,12 +188,11 @@ final class TlsStoreFiles implements Closeable {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static java.nio.file.attribute.FileAttribute<?>[] ownerOnly(boolean directory) {
+	private static FileAttribute<?>[] ownerOnly(boolean directory) {
 		if (!POSIX) {
-			return new java.nio.file.attribute.FileAttribute<?>[0];
+			return new FileAttribute<?>[0];
 		}
-		return new java.nio.file.attribute.FileAttribute<?>[] {
+		return new FileAttribute<?>[] {
 				PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(directory ? "rwx------" : "rw-------")) };
 	}
 
