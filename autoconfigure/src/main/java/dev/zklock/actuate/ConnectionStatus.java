@@ -1,9 +1,13 @@
 package dev.zklock.actuate;
 
+import java.util.List;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ClientInfo;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,6 +69,48 @@ final class ConnectionStatus implements ConnectionStateListener {
 		}
 		catch (Exception ex) {
 			return null;
+		}
+	}
+
+	/**
+	 * Return how the client reaches ZooKeeper: {@code TLS} or {@code plaintext}.
+	 */
+	String transport() {
+		try {
+			ZKClientConfig config = this.client.getZookeeperClient().getZooKeeper().getClientConfig();
+			return (config != null && config.getBoolean(ZKClientConfig.SECURE_CLIENT)) ? "TLS" : "plaintext";
+		}
+		catch (Exception ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Return the identities the server knows this session by, as {@code scheme:user} (for
+	 * example {@code x509:CN=orders} or {@code digest:orders}), never a secret; the address-based
+	 * {@code ip} identity every client has is left out. Empty when not connected or
+	 * unauthenticated.
+	 */
+	List<String> authenticatedAs() {
+		if (isClosed() || !isConnected()) {
+			return List.of();
+		}
+		try {
+			List<ClientInfo> infos = this.client.getZookeeperClient().getZooKeeper().whoAmI();
+			if (infos == null) {
+				return List.of();
+			}
+			return infos.stream()
+				.filter((info) -> !"ip".equals(info.getAuthScheme()))
+				.map((info) -> info.getAuthScheme() + ":" + info.getUser())
+				.toList();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return List.of();
+		}
+		catch (Exception ex) {
+			return List.of();
 		}
 	}
 

@@ -115,7 +115,7 @@ public class ZkLockEndpoint {
 
 	private ConnectionDescriptor connection() {
 		return new ConnectionDescriptor(this.connection.state(), this.connection.connectString(),
-				this.connection.sessionId());
+				this.connection.sessionId(), this.connection.transport(), this.connection.authenticatedAs());
 	}
 
 	private GroupDescriptor describe(ZkLeadership leadership, String group) {
@@ -153,8 +153,12 @@ public class ZkLockEndpoint {
 	 * {@code RECONNECTED}, {@code LOST}, {@code READ_ONLY}) or {@code CLOSED}
 	 * @param connectString the servers
 	 * @param sessionId the session id in hexadecimal, or {@code null} when not connected
+	 * @param transport {@code TLS} or {@code plaintext}
+	 * @param authenticatedAs the identities the server knows the session by, as
+	 * {@code scheme:user}, never a secret
 	 */
-	public record ConnectionDescriptor(String state, String connectString, @Nullable String sessionId) {
+	public record ConnectionDescriptor(String state, String connectString, @Nullable String sessionId,
+			String transport, List<String> authenticatedAs) {
 
 	}
 

@@ -29,6 +29,7 @@ public class ZooKeeperHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) throws Exception {
 		builder.withDetail("connectString", this.status.connectString());
+		builder.withDetail("transport", this.status.transport());
 		if (this.status.isClosed()) {
 			builder.down().withDetail("state", ConnectionStatus.CLOSED);
 			return;
@@ -49,7 +50,8 @@ public class ZooKeeperHealthIndicator extends AbstractHealthIndicator {
 		String sessionId = this.status.sessionId();
 		if (sessionId != null) {
 			builder.withDetail("sessionId", sessionId)
-				.withDetail("sessionTimeout", this.status.sessionTimeoutMillis() + "ms");
+				.withDetail("sessionTimeout", this.status.sessionTimeoutMillis() + "ms")
+				.withDetail("authenticatedAs", this.status.authenticatedAs());
 		}
 	}
 

@@ -3,14 +3,14 @@ package dev.zklock.autoconfigure;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.PropertyMapper;
 import org.springframework.util.StringUtils;
@@ -20,17 +20,25 @@ import org.springframework.util.StringUtils;
  */
 class CuratorClientFactory {
 
+	/**
+	 * How long to wait for a connection before looking for a TLS reason why there is none.
+	 */
+	private static final Duration DIAGNOSIS_AFTER = Duration.ofSeconds(1);
+
 	private final ZkLockProperties properties;
 
 	private final ZooKeeperConnectionDetails connectionDetails;
 
 	private final List<CuratorFrameworkBuilderCustomizer> customizers;
 
+	private final @Nullable ZooKeeperClientTls tls;
+
 	CuratorClientFactory(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			List<CuratorFrameworkBuilderCustomizer> customizers) {
+			List<CuratorFrameworkBuilderCustomizer> customizers, @Nullable ZooKeeperClientTls tls) {
 		this.properties = properties;
 		this.connectionDetails = connectionDetails;
 		this.customizers = customizers;
+		this.tls = tls;
 	}
 
 	CuratorFramework createStarted() {
@@ -60,24 +68,43 @@ class CuratorClientFactory {
 			.whenHasText()
 			.as((namespace) -> StringUtils.trimLeadingCharacter(namespace, '/'))
 			.to(builder::namespace);
+		builder.zkClientConfig(clientConfig());
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		map.from(auth::getScheme).whenHasText().to((scheme) -> {
 			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";
-			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8))
-				.aclProvider(new CreatorOnlyAclProvider());
+			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8));
 		});
+		boolean authenticated = StringUtils.hasText(auth.getScheme())
+				|| (this.tls != null && this.tls.hasClientCertificate());
+		NodeAclProvider acl = NodeAclProvider.of(this.properties.getAcl(), authenticated);
+		if (acl != null) {
+			builder.aclProvider(acl);
+		}
 		return builder;
+	}
+
+	/**
+	 * The client's own configuration: what it sets is for this client only, never for the JVM.
+	 */
+	private ZKClientConfig clientConfig() {
+		ZKClientConfig config = new ZKClientConfig();
+		if (this.tls != null) {
+			this.tls.applyTo(config);
+		}
+		return config;
 	}
 
 	private void awaitConnection(CuratorFramework client, String connectString) {
 		Duration timeout = this.properties.getConnectionTimeout();
-		boolean connected;
-		try {
-			connected = client.blockUntilConnected((int) timeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			connected = false;
+		long deadline = System.nanoTime() + timeout.toNanos();
+		boolean connected = await(client, Math.min(timeout.toMillis(), DIAGNOSIS_AFTER.toMillis()));
+		if (!connected) {
+			Optional<ZooKeeperSecurityException> diagnosis = TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
+			if (diagnosis.isPresent()) {
+				client.close();
+				throw diagnosis.get();
+			}
+			connected = await(client, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 		}
 		if (!connected) {
 			client.close();
@@ -85,25 +112,18 @@ class CuratorClientFactory {
 		}
 	}
 
-	private static int millis(Duration duration) {
-		return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
+	private static boolean await(CuratorFramework client, long millis) {
+		try {
+			return client.blockUntilConnected((int) Math.max(0, millis), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
-	/**
-	 * Gives every node full rights for its creator only.
-	 */
-	private static final class CreatorOnlyAclProvider implements ACLProvider {
-
-		@Override
-		public List<ACL> getDefaultAcl() {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
-		@Override
-		public List<ACL> getAclForPath(String path) {
-			return ZooDefs.Ids.CREATOR_ALL_ACL;
-		}
-
+	private static int millis(Duration duration) {
+		return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
 	}
 
 }

@@ -54,6 +54,10 @@ public class ZkLockProperties {
 
 	private final Auth auth = new Auth();
 
+	private final Ssl ssl = new Ssl();
+
+	private final Acl acl = new Acl();
+
 	private final Embedded embedded = new Embedded();
 
 	private final Lock lock = new Lock();
@@ -116,6 +120,14 @@ public class ZkLockProperties {
 
 	public Auth getAuth() {
 		return this.auth;
+	}
+
+	public Ssl getSsl() {
+		return this.ssl;
+	}
+
+	public Acl getAcl() {
+		return this.acl;
 	}
 
 	public Embedded getEmbedded() {
@@ -210,6 +222,78 @@ public class ZkLockProperties {
 
 		public void setCredentials(@Nullable String credentials) {
 			this.credentials = credentials;
+		}
+
+	}
+
+	/**
+	 * TLS to ZooKeeper, set for this client only (no JVM-wide system property is used).
+	 */
+	public static class Ssl {
+
+		/**
+		 * Name of the SSL bundle ('spring.ssl.bundle.*') whose trust material verifies the
+		 * servers and whose key, if any, is the client certificate. When set, the client
+		 * connects over TLS.
+		 */
+		private @Nullable String bundle;
+
+		/**
+		 * Whether to check that a server's certificate names the host the client connects to.
+		 */
+		private boolean hostnameVerification = true;
+
+		public @Nullable String getBundle() {
+			return this.bundle;
+		}
+
+		public void setBundle(@Nullable String bundle) {
+			this.bundle = bundle;
+		}
+
+		public boolean isHostnameVerification() {
+			return this.hostnameVerification;
+		}
+
+		public void setHostnameVerification(boolean hostnameVerification) {
+			this.hostnameVerification = hostnameVerification;
+		}
+
+	}
+
+	/**
+	 * ACLs of the nodes zklock creates. When the client authenticates (digest credentials or a
+	 * client certificate), its own identity gets full rights and no other client gets any,
+	 * besides those listed here.
+	 */
+	public static class Acl {
+
+		/**
+		 * Identities, as 'scheme:id' (for example 'x509:CN=orders-admin' or
+		 * 'digest:ops:&lt;base64 SHA-1 digest&gt;'), that may also change and delete the nodes.
+		 */
+		private List<String> owners = new ArrayList<>();
+
+		/**
+		 * Identities, as 'scheme:id' (for example 'x509:CN=monitor'), that may read the nodes
+		 * and list their children.
+		 */
+		private List<String> readers = new ArrayList<>();
+
+		public List<String> getOwners() {
+			return this.owners;
+		}
+
+		public void setOwners(List<String> owners) {
+			this.owners = owners;
+		}
+
+		public List<String> getReaders() {
+			return this.readers;
+		}
+
+		public void setReaders(List<String> readers) {
+			this.readers = readers;
 		}
 
 	}

@@ -6,7 +6,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -18,7 +21,7 @@ import org.springframework.context.annotation.Configuration;
  *
  * @since 0.1.0
  */
-@AutoConfiguration
+@AutoConfiguration(after = SslAutoConfiguration.class)
 @ConditionalOnClass(CuratorFramework.class)
 @ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(ZkLockProperties.class)
@@ -34,9 +37,26 @@ public final class ZooKeeperAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	CuratorFramework zklockCuratorFramework(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers) {
-		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList())
+			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls) {
+		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
+				tls.getIfAvailable())
 			.createStarted();
+	}
+
+	/**
+	 * TLS settings of the auto-configured client, created before it and destroyed after it:
+	 * the private files holding the bundle's stores are removed once the client is closed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnProperty("zklock.ssl.bundle")
+	@ConditionalOnMissingBean(CuratorFramework.class)
+	static class ClientTlsConfiguration {
+
+		@Bean
+		ZooKeeperClientTls zklockClientTls(ZkLockProperties properties, SslBundles sslBundles) {
+			return ZooKeeperClientTls.of(sslBundles, properties.getSsl());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
