@@ -75,6 +75,7 @@ class JavaProcessTests {
 	@Test
 	void awaitOutputFailsWithTheOutputWhenTheTimePasses() {
 		JavaProcess process = start(JavaProcess.builder(TickingMain.class));
+		process.awaitOutput("^ready$", TIMEOUT);
 		assertThatIllegalStateException().isThrownBy(() -> process.awaitOutput("never printed", Duration.ofMillis(500)))
 			.withMessageContaining("did not print /never printed/ within PT0.5S")
 			.withMessageContaining("ready");
