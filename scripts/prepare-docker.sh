@@ -23,7 +23,14 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 DEBIAN_SUITE=${DEBIAN_SUITE:-bookworm}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zklock-image.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+cleanup() {
+	# debootstrap mounts /proc (and more) inside the root file system: unmount before removing.
+	awk -v work="$WORK" 'index($2, work) == 1 { print $2 }' /proc/mounts | sort -r | while read -r mount; do
+		umount -l "$mount" 2>/dev/null || true
+	done
+	rm -rf --one-file-system "$WORK"
+}
+trap cleanup EXIT
 
 log() { printf '[prepare-docker] %s\n' "$*"; }
 fail() { printf '[prepare-docker] ERROR: %s\n' "$*" >&2; exit 1; }
