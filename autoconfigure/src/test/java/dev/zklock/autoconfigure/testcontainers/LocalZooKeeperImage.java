@@ -18,19 +18,19 @@ import org.testcontainers.utility.DockerImageName;
  * The local ZooKeeper image that {@code scripts/prepare-docker.sh} builds, which the container
  * tests use in place of the official one; they never pull an image.
  */
-final class LocalZooKeeperImage {
+public final class LocalZooKeeperImage {
 
 	/**
 	 * The image {@code scripts/prepare-docker.sh} builds, for the ZooKeeper version on the class path.
 	 */
-	static final DockerImageName NAME = DockerImageName.parse("zookeeper:" + ZooKeeperContainer.zooKeeperVersion() + "-zklock-local")
+	public static final DockerImageName NAME = DockerImageName.parse("zookeeper:" + ZooKeeperContainer.zooKeeperVersion() + "-zklock-local")
 		.asCompatibleSubstituteFor("zookeeper");
 
 	/**
 	 * Return a container of the local image that never pulls an image.
 	 * @return the container
 	 */
-	static ZooKeeperContainer container() {
+	public static ZooKeeperContainer container() {
 		return new ZooKeeperContainer(NAME).withImagePullPolicy((image) -> false).withLoopbackPort(0);
 	}
 
@@ -44,11 +44,11 @@ final class LocalZooKeeperImage {
 	@Target(ElementType.TYPE)
 	@Retention(RetentionPolicy.RUNTIME)
 	@ExtendWith(Condition.class)
-	@interface Required {
+	public @interface Required {
 
 	}
 
-	static final class Condition implements ExecutionCondition {
+	public static final class Condition implements ExecutionCondition {
 
 		private static volatile ConditionEvaluationResult result;
 
