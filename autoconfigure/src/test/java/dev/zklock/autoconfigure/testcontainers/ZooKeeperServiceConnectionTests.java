@@ -29,17 +29,19 @@ import org.springframework.boot.testcontainers.service.connection.ServiceConnect
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code @ServiceConnection} on a {@link ZooKeeperContainer}: the application connects to the
  * container's ZooKeeper with no {@code zklock.*} property, and its locks exclude another
- * application context's.
+ * application context's. The context is closed after the class, before the container stops.
  */
 @LocalZooKeeperImage.Required
 @Testcontainers
 @SpringBootTest(classes = ZooKeeperServiceConnectionTests.Application.class)
+@DirtiesContext
 @Timeout(180)
 class ZooKeeperServiceConnectionTests {
 
