@@ -90,7 +90,7 @@ command -v debootstrap >/dev/null || install_packages debootstrap
 [ "$(id -u)" -eq 0 ] || fail "debootstrap needs root"
 
 ROOTFS="$WORK/rootfs"
-log "building a minimal $DEBIAN_SUITE root file system with a JRE (debootstrap, about a minute)"
+log "building a minimal $DEBIAN_SUITE root file system with a JRE (debootstrap: minutes the first time)"
 debootstrap --variant=minbase --include=openjdk-17-jre-headless "$DEBIAN_SUITE" "$ROOTFS" "$DEBIAN_MIRROR" \
 	>"$WORK/debootstrap.log" 2>&1 || { tail -n 30 "$WORK/debootstrap.log" >&2; fail "debootstrap failed"; }
 rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/* "$ROOTFS"/usr/share/doc \
