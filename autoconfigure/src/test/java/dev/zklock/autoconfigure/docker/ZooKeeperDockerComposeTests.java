@@ -52,7 +52,7 @@ class ZooKeeperDockerComposeTests {
 		SpringApplication application = new SpringApplication(Application.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
 		try (ConfigurableApplicationContext context = application.run(
-				"--spring.docker.compose.file=" + composeFile.toAbsolutePath(),
+				"--spring.docker.compose.enabled=true", "--spring.docker.compose.file=" + composeFile.toAbsolutePath(),
 				"--spring.docker.compose.skip.in-tests=false", "--spring.docker.compose.stop.command=down",
 				"--spring.docker.compose.readiness.timeout=2m")) {
 			assertThat(context.getEnvironment().getProperty("zklock.connect-string")).isNull();
