@@ -1,11 +1,15 @@
 package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLeadership;
+import dev.zklock.leader.FixedLeadership;
 import dev.zklock.leader.LeaderElections;
 import dev.zklock.leader.LeaderMethods;
+import dev.zklock.leader.LeaderTestMode;
 import dev.zklock.leader.ParticipantIds;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -15,10 +19,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -38,10 +44,12 @@ import org.springframework.util.StringUtils;
  */
 @AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
 @ConditionalOnClass(CuratorFramework.class)
-@ConditionalOnBean(CuratorFramework.class)
+@Conditional(OnClientOrLeaderTestModeCondition.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
 @Import(AdvisorAutoProxyRegistrar.class)
 public final class ZkLeaderAutoConfiguration {
+
+	private static final Log logger = LogFactory.getLog(ZkLeaderAutoConfiguration.class);
 
 	private static final String DEFAULT_APPLICATION_NAME = "application";
 
@@ -68,15 +76,31 @@ public final class ZkLeaderAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(ZkLeadership.class)
+	@ConditionalOnBean(CuratorFramework.class)
+	@ConditionalOnProperty(name = "zklock.leader.test-mode", havingValue = "election", matchIfMissing = true)
 	LeaderElections zkLeadership(CuratorFramework client, ZkLockProperties properties,
 			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment) {
 		ZkLockProperties.Leader leader = properties.getLeader();
+		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment),
+				properties.getConnectionTimeout(), publisher, zklockLeaderMethods, leader.getGroups());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(ZkLeadership.class)
+	@Conditional(OnLeaderTestModeCondition.class)
+	FixedLeadership zkFixedLeadership(ZkLockProperties properties, LeaderMethods zklockLeaderMethods,
+			Environment environment) {
+		ZkLockProperties.Leader leader = properties.getLeader();
+		logger.warn("zklock.leader.test-mode is " + leader.getTestMode() + ": this instance "
+				+ ((leader.getTestMode() == LeaderTestMode.ALWAYS) ? "leads every group" : "leads no group")
+				+ " without an election (for tests only)");
+		return new FixedLeadership(leader.getTestMode(), participantId(leader, environment), zklockLeaderMethods,
+				leader.getGroups());
+	}
+
+	private static String participantId(ZkLockProperties.Leader leader, Environment environment) {
 		String participantId = leader.getParticipantId();
-		if (!StringUtils.hasText(participantId)) {
-			participantId = ParticipantIds.next(applicationName(environment));
-		}
-		return new LeaderElections(client, leader.getBasePath(), participantId, properties.getConnectionTimeout(),
-				publisher, zklockLeaderMethods, leader.getGroups());
+		return StringUtils.hasText(participantId) ? participantId : ParticipantIds.next(applicationName(environment));
 	}
 
 	private static ZkLockProperties.Leader leaderProperties(Environment environment) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.zklock.leader.LeaderTestMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -536,6 +537,12 @@ public class ZkLockProperties {
 		 */
 		private List<String> groups = new ArrayList<>();
 
+		/**
+		 * How this instance takes part in elections: 'election' for a real one, or, in tests
+		 * only, 'always' or 'never' to lead every group or none, without ZooKeeper.
+		 */
+		private LeaderTestMode testMode = LeaderTestMode.ELECTION;
+
 		public String getBasePath() {
 			return this.basePath;
 		}
@@ -574,6 +581,14 @@ public class ZkLockProperties {
 
 		public void setGroups(List<String> groups) {
 			this.groups = groups;
+		}
+
+		public LeaderTestMode getTestMode() {
+			return this.testMode;
+		}
+
+		public void setTestMode(LeaderTestMode testMode) {
+			this.testMode = testMode;
 		}
 
 	}

@@ -55,7 +55,10 @@ final class ZkLeaderInterceptor implements MethodInterceptor {
 	}
 
 	private static String reason(ZkLeadership leadership, String group) {
-		return (leadership instanceof LeaderElections elections) ? elections.notLeaderReason(group) : "";
+		if (leadership instanceof LeaderElections elections) {
+			return elections.notLeaderReason(group);
+		}
+		return (leadership instanceof FixedLeadership fixed) ? fixed.notLeaderReason() : "";
 	}
 
 }

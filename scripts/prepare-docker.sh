@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+#
+# Prepares a Docker engine for zklock's container tests, without pulling any image:
+#  1. installs Debian's docker.io package if dockerd is missing (and debootstrap when an image
+#     must be built): needs root and a Debian or Ubuntu machine;
+#  2. starts dockerd if no engine answers; when it starts one, it writes the engine's process id to
+#     $DOCKERD_PID_FILE (if set), so that the caller can stop it (.ci/run does);
+#  3. builds a local ZooKeeper image, tagged zookeeper:<version>-zklock-local, from a minimal
+#     Debian root file system (debootstrap --variant=minbase with a JRE) and the ZooKeeper jars
+#     that Maven resolves for the build, then imports it with `docker import`. <version> is the
+#     ZooKeeper version the starter brings. An image already built is reused: a second run costs
+#     seconds.
+#
+# The container tests use that image in place of the official `zookeeper` image, and skip (with a
+# message naming this script) when it is absent or when no Docker engine answers.
+#
+# Variables: DOCKERD_PID_FILE (see 2), DEBIAN_MIRROR (http://deb.debian.org/debian),
+# DEBIAN_SUITE (bookworm), ZKLOCK_REBUILD_IMAGE=1 to build the image again.
+
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+DEBIAN_SUITE=${DEBIAN_SUITE:-bookworm}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/zklock-image.XXXXXX")
+cleanup() {
+	# debootstrap mounts /proc (and more) inside the root file system: unmount before removing.
+	awk -v work="$WORK" 'index($2, work) == 1 { print $2 }' /proc/mounts | sort -r | while read -r mount; do
+		umount -l "$mount" 2>/dev/null || true
+	done
+	rm -rf --one-file-system "$WORK"
+}
+trap cleanup EXIT
+
+log() { printf '[prepare-docker] %s\n' "$*"; }
+fail() { printf '[prepare-docker] ERROR: %s\n' "$*" >&2; exit 1; }
+
+apt_updated=0
+install_packages() {
+	[ "$(id -u)" -eq 0 ] || fail "installing $* needs root (Debian packages); run this script as root, or install them yourself"
+	command -v apt-get >/dev/null || fail "no apt-get: install $* with your system's package manager"
+	if ((!apt_updated)); then
+		apt-get update -qq
+		apt_updated=1
+	fi
+	log "installing $* from the Debian packages"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+engine_answers() { docker info >/dev/null 2>&1; }
+
+# 1. Engine and client.
+command -v dockerd >/dev/null && command -v docker >/dev/null || install_packages docker.io
+
+# 2. A running engine.
+if engine_answers; then
+	log "a Docker engine is already running"
+else
+	log "starting dockerd"
+	mkdir -p /var/log
+	setsid dockerd >/var/log/zklock-dockerd.log 2>&1 < /dev/null &
+	DOCKERD_PID=$!
+	if [ -n "${DOCKERD_PID_FILE:-}" ]; then echo "$DOCKERD_PID" > "$DOCKERD_PID_FILE"; fi
+	for _ in $(seq 1 60); do
+		engine_answers && break
+		kill -0 "$DOCKERD_PID" 2>/dev/null || fail "dockerd ended at start; see /var/log/zklock-dockerd.log"
+		sleep 0.5
+	done
+	engine_answers || fail "dockerd did not answer within 30s; see /var/log/zklock-dockerd.log"
+	log "dockerd is running (pid $DOCKERD_PID)"
+fi
+
+# 3. The ZooKeeper image. Maven lists the jars of the ZooKeeper server the build uses.
+log "resolving the ZooKeeper jars with Maven"
+(cd "$ROOT" && ./mvnw -B -q -pl test-support dependency:build-classpath \
+	-Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/classpath.txt" >"$WORK/maven.log" 2>&1) \
+	|| { cat "$WORK/maven.log" >&2; fail "Maven could not resolve the ZooKeeper jars"; }
+ZK_JAR=$(tr ':' '\n' < "$WORK/classpath.txt" | grep -E '/zookeeper-[0-9][^/]*\.jar$' | head -n1)
+[ -n "$ZK_JAR" ] || fail "no zookeeper jar in the build's class path"
+ZK_VERSION=$(basename "$ZK_JAR" .jar)
+ZK_VERSION=${ZK_VERSION#zookeeper-}
+IMAGE="zookeeper:${ZK_VERSION}-zklock-local"
+
+if [ "${ZKLOCK_REBUILD_IMAGE:-0}" != 1 ] && docker image inspect "$IMAGE" >/dev/null 2>&1; then
+	log "image $IMAGE is already built; reusing it"
+	exit 0
+fi
+
+command -v debootstrap >/dev/null || install_packages debootstrap
+[ "$(id -u)" -eq 0 ] || fail "debootstrap needs root"
+
+ROOTFS="$WORK/rootfs"
+log "building a minimal $DEBIAN_SUITE root file system with a JRE (debootstrap: minutes the first time)"
+debootstrap --variant=minbase --include=openjdk-17-jre-headless "$DEBIAN_SUITE" "$ROOTFS" "$DEBIAN_MIRROR" \
+	>"$WORK/debootstrap.log" 2>&1 || { tail -n 30 "$WORK/debootstrap.log" >&2; fail "debootstrap failed"; }
+rm -rf "$ROOTFS"/var/cache/apt/archives/*.deb "$ROOTFS"/var/lib/apt/lists/* "$ROOTFS"/usr/share/doc \
+	"$ROOTFS"/usr/share/man "$ROOTFS"/usr/share/locale
+
+mkdir -p "$ROOTFS/zookeeper/lib" "$ROOTFS/zookeeper/conf" "$ROOTFS/data"
+tr ':' '\n' < "$WORK/classpath.txt" | grep -E '\.jar$' | while read -r jar; do cp "$jar" "$ROOTFS/zookeeper/lib/"; done
+cat > "$ROOTFS/zookeeper/conf/zoo.cfg" <<'EOF'
+# Standalone server, as the official image runs it by default.
+tickTime=2000
+initLimit=5
+syncLimit=2
+dataDir=/data
+clientPort=2181
+maxClientCnxns=0
+4lw.commands.whitelist=srvr,ruok
+admin.enableServer=false
+EOF
+cat > "$ROOTFS/zookeeper/conf/logback.xml" <<'EOF'
+<configuration>
+  <appender name="CONSOLE" class="ch.qos.logback.core.ConsoleAppender">
+    <encoder><pattern>%d{ISO8601} %-5level [%thread] %logger{36} - %msg%n</pattern></encoder>
+  </appender>
+  <root level="INFO"><appender-ref ref="CONSOLE"/></root>
+</configuration>
+EOF
+
+log "importing $IMAGE"
+tar -C "$ROOTFS" -c . | docker import \
+	-c 'EXPOSE 2181' \
+	-c 'WORKDIR /zookeeper' \
+	-c "LABEL dev.zklock.zookeeper-version=$ZK_VERSION" \
+	-c 'CMD ["java", "-Xmx256m", "-Dlogback.configurationFile=/zookeeper/conf/logback.xml", "-cp", "/zookeeper/lib/*", "org.apache.zookeeper.server.ZooKeeperServerMain", "/zookeeper/conf/zoo.cfg"]' \
+	- "$IMAGE" >/dev/null
+log "built $IMAGE ($(docker image inspect -f '{{.Size}}' "$IMAGE") bytes)"
