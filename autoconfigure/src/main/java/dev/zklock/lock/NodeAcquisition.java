@@ -85,7 +85,7 @@ final class NodeAcquisition {
 
 	private @Nullable String transactionId;
 
-	private long transactionSession;
+	private long requestSession;
 
 	private @Nullable String abandonedId;
 
@@ -117,6 +117,7 @@ final class NodeAcquisition {
 	 * Send the first requests.
 	 */
 	void start() {
+		this.stalls.started(this);
 		locked(this::restart);
 	}
 
@@ -133,29 +134,51 @@ final class NodeAcquisition {
 				path[0] = this.ourPath;
 			}
 		});
-		this.stalls.remove(this);
+		this.stalls.ended(this);
 		if (path[0] != null) {
 			LockNodes.delete(this.client, path[0], null);
 		}
 	}
 
 	/**
-	 * Go on after the connection came back: find out what became of the step that stalled.
+	 * Go on after the connection came back, or after a step failed: find out what became of
+	 * the step in progress. A node of a session that ended is gone, and its watch with it: ask
+	 * again with the current session. A waiting node of the current session reads the children
+	 * again, in case an event was missed while disconnected.
 	 */
-	void resume() {
+	void recheck() {
 		locked(() -> {
-			if (this.phase != Phase.STALLED) {
-				return;
-			}
 			long current = LockNodes.sessionId(this.client);
-			if (this.ourPath != null && current == this.sessionId) {
-				read();
-			}
-			else if (this.transactionId != null && this.ourPath == null && current == this.transactionSession) {
-				findTransactionNode();
-			}
-			else {
-				restart();
+			switch (this.phase) {
+				case STALLED -> {
+					if (this.ourPath != null && current == this.sessionId) {
+						this.generation++;
+						read();
+					}
+					else if (this.transactionId != null && this.ourPath == null && current == this.requestSession) {
+						this.generation++;
+						findTransactionNode();
+					}
+					else {
+						restart();
+					}
+				}
+				case WATCHING, READING -> {
+					if (this.ourPath != null && current != this.sessionId) {
+						restart();
+					}
+					else if (this.phase == Phase.WATCHING) {
+						this.generation++;
+						read();
+					}
+				}
+				case CREATING, TRANSACTION -> {
+					if (current != this.requestSession) {
+						restart();
+					}
+				}
+				default -> {
+				}
 			}
 		});
 	}
@@ -164,6 +187,7 @@ final class NodeAcquisition {
 
 	private void restart() {
 		this.generation++;
+		this.requestSession = LockNodes.sessionId(this.client);
 		this.ourPath = null;
 		this.earlyRead = null;
 		this.transactionId = null;
@@ -200,7 +224,6 @@ final class NodeAcquisition {
 		this.phase = Phase.TRANSACTION;
 		String id = UUID.randomUUID().toString();
 		this.transactionId = id;
-		this.transactionSession = LockNodes.sessionId(this.client);
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode);
 		try {
@@ -446,6 +469,7 @@ final class NodeAcquisition {
 
 	private void grant(long token) {
 		this.phase = Phase.GRANTED;
+		this.stalls.ended(this);
 		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, token);
 		deliver(() -> this.outcome.granted(node));
 	}
@@ -460,7 +484,7 @@ final class NodeAcquisition {
 		}
 		logger.debug("Lock request on " + this.keyPath + " waits for the connection: " + ex);
 		this.phase = Phase.STALLED;
-		this.stalls.add(this);
+		this.stalls.stalled(this);
 	}
 
 	/**

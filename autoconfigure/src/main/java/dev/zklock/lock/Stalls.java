@@ -9,9 +9,11 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 
 /**
- * The lock requests whose last step failed for the connection: each goes on when the connection
- * is back (or, if the client is connected already, after a short pause, so that a request that
- * Curator gave up on is tried again without spinning).
+ * The lock requests in progress, so that none is forgotten across a connection change: one
+ * whose last step failed for the connection goes on when the connection is back (or, if the
+ * client is connected already, after a short pause, so that a request Curator gave up on is tried
+ * again without spinning), and every other one checks, after a reconnect, whether its node
+ * survived (a watch set by an expired session never fires).
  */
 final class Stalls {
 
@@ -21,36 +23,42 @@ final class Stalls {
 
 	private final ScheduledExecutorService scheduler;
 
-	private final Set<NodeAcquisition> stalled = ConcurrentHashMap.newKeySet();
+	private final Set<NodeAcquisition> active = ConcurrentHashMap.newKeySet();
 
 	Stalls(CuratorFramework client, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.scheduler = scheduler;
 	}
 
-	void add(NodeAcquisition acquisition) {
-		this.stalled.add(acquisition);
-		if (this.client.getZookeeperClient().isConnected()) {
-			this.scheduler.schedule(() -> resume(acquisition), RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
-		}
-	}
-
-	void remove(NodeAcquisition acquisition) {
-		this.stalled.remove(acquisition);
+	/**
+	 * A request started.
+	 */
+	void started(NodeAcquisition acquisition) {
+		this.active.add(acquisition);
 	}
 
 	/**
-	 * The connection is back: let every stalled request go on.
+	 * A request ended: its node was granted, or it was abandoned.
 	 */
-	void connected() {
-		for (NodeAcquisition acquisition : List.copyOf(this.stalled)) {
-			this.scheduler.execute(() -> resume(acquisition));
+	void ended(NodeAcquisition acquisition) {
+		this.active.remove(acquisition);
+	}
+
+	/**
+	 * A request's last step failed for the connection.
+	 */
+	void stalled(NodeAcquisition acquisition) {
+		if (this.client.getZookeeperClient().isConnected()) {
+			this.scheduler.schedule(acquisition::recheck, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
 		}
 	}
 
-	private void resume(NodeAcquisition acquisition) {
-		if (this.stalled.remove(acquisition)) {
-			acquisition.resume();
+	/**
+	 * The connection is back: let every request go on or check its node.
+	 */
+	void connected() {
+		for (NodeAcquisition acquisition : List.copyOf(this.active)) {
+			this.scheduler.execute(acquisition::recheck);
 		}
 	}
 

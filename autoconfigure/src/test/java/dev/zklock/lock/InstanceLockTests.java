@@ -220,6 +220,42 @@ class InstanceLockTests {
 	}
 
 	@Test
+	void aWaiterWhoseSessionExpiresWaitsOnWithANewSession() throws Exception {
+		waiterWhoseSessionExpiresWaitsOn(HANDOFF);
+	}
+
+	@Test
+	void aWaiterWithANodeOfItsOwnWhoseSessionExpiresWaitsOnWithANewSession() throws Exception {
+		waiterWhoseSessionExpiresWaitsOn(LockSettings.PER_CALL);
+	}
+
+	private void waiterWhoseSessionExpiresWaitsOn(LockSettings settings) throws Exception {
+		ZkLockTemplate holder = instance(settings);
+		CuratorFramework waiterClient = this.support.client(Duration.ofSeconds(4));
+		ZkLockTemplate waiter = this.support.template(waiterClient, settings);
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		Future<Long> holding = this.executor.submit(() -> holder.execute("expiring", (lock) -> {
+			inside.countDown();
+			release.await(60, TimeUnit.SECONDS);
+			return lock.fencingToken();
+		}));
+		assertThat(inside.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<Long> waiting = this.executor.submit(() -> waiter.execute("expiring", LockMode.EXCLUSIVE,
+				Duration.ofSeconds(60), HeldLock::fencingToken));
+		await().atMost(Duration.ofSeconds(20)).until(() -> !waiter.waitingCalls().isEmpty());
+		Thread.sleep(500);
+		this.support.expireSession(waiterClient);
+		// The waiter's node went with its session; once it has a new one it queues again.
+		await().atMost(Duration.ofSeconds(20)).until(() -> waiterClient.getZookeeperClient().isConnected()
+				&& LockTestSupport.sessionChanged(waiterClient));
+		Thread.sleep(1000);
+		release.countDown();
+		long held = holding.get(20, TimeUnit.SECONDS);
+		assertThat(waiting.get(20, TimeUnit.SECONDS)).isGreaterThan(held);
+	}
+
+	@Test
 	void aTokenAskedForAfterTheCallReleasedTheLockIsRefused() throws Exception {
 		ZkLockTemplate instance = instance(HANDOFF);
 		CountDownLatch firstInside = new CountDownLatch(1);

@@ -8,6 +8,7 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 
 import dev.zklock.HeldLock;
+import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockTemplate;
 
@@ -45,9 +46,14 @@ public final class KeptLockMain {
 				while (System.currentTimeMillis() < until) {
 					Thread.sleep(20);
 				}
-				String again = template.execute(key, LockMode.EXCLUSIVE, Duration.ofSeconds(60),
-						(lock) -> System.currentTimeMillis() + " " + lock.fencingToken());
-				System.out.println("AGAIN " + again + " reuses=" + template.lockCounts().reuses());
+				try {
+					String again = template.execute(key, LockMode.EXCLUSIVE, Duration.ofSeconds(60),
+							(lock) -> System.currentTimeMillis() + " " + lock.fencingToken());
+					System.out.println("AGAIN " + again + " reuses=" + template.lockCounts().reuses());
+				}
+				catch (LockLostException ex) {
+					System.out.println("AGAIN lost: " + ex.getMessage());
+				}
 			}
 		}
 		System.out.flush();

@@ -118,6 +118,7 @@ final class LockTestSupport implements AutoCloseable {
 	 */
 	void expireSession(CuratorFramework client) throws Exception {
 		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		expiredSessions.put(client, zk.getSessionId());
 		CountDownLatch connected = new CountDownLatch(1);
 		ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 10_000, (event) -> {
 			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
@@ -132,6 +133,18 @@ final class LockTestSupport implements AutoCloseable {
 		finally {
 			twin.close();
 		}
+	}
+
+	private static final java.util.Map<CuratorFramework, Long> expiredSessions = new java.util.concurrent.ConcurrentHashMap<>();
+
+	/**
+	 * Return whether the client has a session other than the one last expired by
+	 * {@link #expireSession}.
+	 */
+	static boolean sessionChanged(CuratorFramework client) throws Exception {
+		Long expired = expiredSessions.get(client);
+		long current = client.getZookeeperClient().getZooKeeper().getSessionId();
+		return current != 0 && (expired == null || current != expired);
 	}
 
 	@Override
