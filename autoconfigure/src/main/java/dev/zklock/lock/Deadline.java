@@ -1,7 +1,11 @@
 package dev.zklock.lock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * When an acquisition gives up, on the monotonic clock.
@@ -13,6 +17,8 @@ final class Deadline {
 	 * the lock at all.
 	 */
 	static final long MIN_REQUEST_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
 	private final long start;
 
@@ -71,6 +77,36 @@ final class Deadline {
 		long now = System.nanoTime();
 		long requestEnd = Math.max(this.end, this.start + MIN_REQUEST_NANOS);
 		return Math.max(0, requestEnd - now);
+	}
+
+	/**
+	 * Wait for a lock request's answer: until the wait time has passed once the call is known to
+	 * wait for another holder, and until the time a ZooKeeper request may take while it only
+	 * waits for ZooKeeper's answer (so that a short wait time on a free lock is not spent on a
+	 * slow round trip).
+	 * @param answer the request's answer
+	 * @param deadline the call's deadline
+	 * @param waitsForOthers whether the call is known to wait for another holder
+	 * @return the answer
+	 * @throws TimeoutException if the time ran out
+	 */
+	static <T> T await(CompletableFuture<T> answer, Deadline deadline, BooleanSupplier waitsForOthers)
+			throws InterruptedException, TimeoutException, ExecutionException {
+		if (deadline.isForever()) {
+			return answer.get();
+		}
+		while (true) {
+			long nanos = waitsForOthers.getAsBoolean() ? deadline.remainingNanos() : deadline.requestNanos();
+			if (nanos <= 0) {
+				throw new TimeoutException();
+			}
+			try {
+				return answer.get(Math.min(nanos, POLL_NANOS), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				// Look again: the call may have learned meanwhile that it waits for another holder.
+			}
+		}
 	}
 
 	private static long saturatedNanos(Duration duration) {

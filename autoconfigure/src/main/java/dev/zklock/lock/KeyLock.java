@@ -260,6 +260,7 @@ final class KeyLock {
 			}
 		}
 		if (!this.queue.isEmpty()) {
+			this.queue.forEach(LocalRequest::waitsForOthers);
 			watchChildren(current);
 			failCallsThatWillNotWait();
 		}
@@ -448,6 +449,7 @@ final class KeyLock {
 		lock();
 		try {
 			if (acquisition == this.acquiring) {
+				this.queue.forEach(LocalRequest::waitsForOthers);
 				failCallsThatWillNotWait();
 				dispatch();
 			}

@@ -25,6 +25,8 @@ final class LocalRequest {
 
 	private final CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
 
+	private volatile boolean waitsForOthers;
+
 	LocalRequest(String key, LockMode mode, boolean tryOnce) {
 		this.key = key;
 		this.mode = mode;
@@ -49,6 +51,18 @@ final class LocalRequest {
 
 	Instant since() {
 		return this.since;
+	}
+
+	/**
+	 * Mark the call as waiting for another holder (a call of this instance, or another instance),
+	 * not only for ZooKeeper's answer: from now on its wait time alone decides when it gives up.
+	 */
+	void waitsForOthers() {
+		this.waitsForOthers = true;
+	}
+
+	boolean isWaitingForOthers() {
+		return this.waitsForOthers;
 	}
 
 	CompletableFuture<@Nullable Hold> result() {

@@ -263,10 +263,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private @Nullable Hold awaitGrant(KeyLock keyLock, LocalRequest request, Deadline deadline)
 			throws InterruptedException {
-		long nanos = deadline.isNoWait() ? deadline.requestNanos() : deadline.remainingNanos();
 		try {
-			return (nanos == Long.MAX_VALUE) ? request.result().get()
-					: request.result().get(nanos, TimeUnit.NANOSECONDS);
+			return Deadline.await(request.result(), deadline, request::isWaitingForOthers);
 		}
 		catch (TimeoutException ex) {
 			if (keyLock.cancel(request)) {

@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -58,6 +59,7 @@ final class LockRecipe {
 			return null;
 		}
 		CompletableFuture<@Nullable LockNode> result = new CompletableFuture<>();
+		AtomicBoolean waitsForOthers = new AtomicBoolean();
 		NodeAcquisition acquisition = new NodeAcquisition(this.client, keyPath, waiter.mode(), this.keyNodes,
 				this.stalls, new NodeAcquisition.Outcome() {
 
@@ -70,6 +72,7 @@ final class LockRecipe {
 
 					@Override
 					public void mustWait() {
+						waitsForOthers.set(true);
 						if (deadline.isNoWait()) {
 							result.complete(null);
 						}
@@ -79,7 +82,7 @@ final class LockRecipe {
 		acquisition.start();
 		boolean done = false;
 		try {
-			LockNode node = await(result, deadline);
+			LockNode node = await(result, deadline, waitsForOthers);
 			if (node == null) {
 				giveUp(acquisition, result);
 			}
@@ -122,11 +125,10 @@ final class LockRecipe {
 		}
 	}
 
-	private @Nullable LockNode await(CompletableFuture<@Nullable LockNode> result, Deadline deadline)
-			throws InterruptedException, TimeoutException {
+	private @Nullable LockNode await(CompletableFuture<@Nullable LockNode> result, Deadline deadline,
+			AtomicBoolean waitsForOthers) throws InterruptedException, TimeoutException {
 		try {
-			long nanos = deadline.isNoWait() ? deadline.requestNanos() : deadline.remainingNanos();
-			return (nanos == Long.MAX_VALUE) ? result.get() : result.get(nanos, TimeUnit.NANOSECONDS);
+			return Deadline.await(result, deadline, waitsForOthers::get);
 		}
 		catch (ExecutionException ex) {
 			throw new ZkLockException("Could not obtain the lock: " + ex.getCause(), ex.getCause());

@@ -2,6 +2,7 @@ package dev.zklock.micrometer;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalLong;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -10,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.HeldLock;
 import dev.zklock.LockMode;
 import dev.zklock.lock.AcquisitionOutcome;
+import dev.zklock.lock.FencingTokens;
 import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 
@@ -91,6 +93,8 @@ public final class LockObservations implements LockCallListener {
 
 		private Observation.@Nullable Scope scope;
 
+		private @Nullable HeldLock untaggedLock;
+
 		ObservedCall(ObservationRegistry registry, @Nullable String name, List<String> keys, LockMode mode) {
 			this.registry = registry;
 			this.name = name;
@@ -103,10 +107,17 @@ public final class LockObservations implements LockCallListener {
 		@Override
 		public void acquired(HeldLock lock) {
 			this.acquisition.lowCardinalityKeyValue(OUTCOME, lowerCase(AcquisitionOutcome.ACQUIRED)).stop();
+			// The token only if known for free: a handed-off call pays a write for it when it asks.
+			OptionalLong token = FencingTokens.known(lock);
 			Observation call = describe(Observation.createNotStarted(CALL, this.registry))
-				.contextualName("zklock locked")
-				.highCardinalityKeyValue(FENCING_TOKEN, Long.toString(lock.fencingToken()))
-				.start();
+				.contextualName("zklock locked");
+			if (token.isPresent()) {
+				call.highCardinalityKeyValue(FENCING_TOKEN, Long.toString(token.getAsLong()));
+			}
+			else {
+				this.untaggedLock = lock;
+			}
+			call.start();
 			this.call = call;
 			this.scope = call.openScope();
 		}
@@ -127,6 +138,11 @@ public final class LockObservations implements LockCallListener {
 				return;
 			}
 			scope.close();
+			HeldLock untagged = this.untaggedLock;
+			if (untagged != null) {
+				FencingTokens.known(untagged)
+					.ifPresent((token) -> call.highCardinalityKeyValue(FENCING_TOKEN, Long.toString(token)));
+			}
 			if (error != null) {
 				call.error(error);
 			}

@@ -2,6 +2,18 @@ package dev.zklock.micrometer;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.data.Stat;
+
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.lock.LockSettings;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -28,6 +40,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -137,6 +150,48 @@ class LockObservationsTests {
 		runner(server).run((context) -> assertThat(context).hasNotFailed()
 			.hasSingleBean(ZkLockTemplate.class)
 			.doesNotHaveBean(LockObservations.class));
+	}
+
+
+	@Test
+	void aHandedOffCallThatDoesNotAskForItsTokenPaysNoWriteForItsTrace(ZooKeeperTestServer server) throws Exception {
+		TestObservationRegistry registry = TestObservationRegistry.create();
+		try (CuratorFramework client = CuratorFrameworkFactory.newClient(server.getConnectString(),
+				new ExponentialBackoffRetry(50, 3));
+				CuratorFramework observer = CuratorFrameworkFactory.newClient(server.getConnectString(),
+						new ExponentialBackoffRetry(50, 3))) {
+			client.start();
+			observer.start();
+			client.blockUntilConnected(10, TimeUnit.SECONDS);
+			observer.blockUntilConnected(10, TimeUnit.SECONDS);
+			try (ZkLockTemplate template = new ZkLockTemplate(client, "/zklock/locks", Duration.ofSeconds(10), false,
+					new LockObservations(registry), LockSettings.DEFAULTS)) {
+				CountDownLatch inside = new CountDownLatch(1);
+				CountDownLatch release = new CountDownLatch(1);
+				Future<?> first = this.executor.submit(() -> template.execute("traced", (lock) -> {
+					inside.countDown();
+					return release.await(20, TimeUnit.SECONDS);
+				}));
+				assertThat(inside.await(20, TimeUnit.SECONDS)).isTrue();
+				Future<?> second = this.executor.submit(() -> template.execute("traced", (lock) -> "handed off"));
+				await().atMost(Duration.ofSeconds(10)).until(() -> !template.waitingCalls().isEmpty());
+				long before = zxidOfAWriteNow(observer);
+				release.countDown();
+				first.get(20, TimeUnit.SECONDS);
+				second.get(20, TimeUnit.SECONDS);
+				// The node's delete, and no token write for the handed-off call's trace.
+				assertThat(zxidOfAWriteNow(observer) - before - 1).isEqualTo(1);
+				assertThat(template.lockCounts().handoffs()).isEqualTo(1);
+				TestObservationRegistryAssert.assertThat(registry)
+					.hasNumberOfObservationsWithNameEqualTo(LockObservations.CALL, 2);
+			}
+		}
+	}
+
+	private static long zxidOfAWriteNow(CuratorFramework client) throws Exception {
+		Stat stat = new Stat();
+		client.create().storingStatIn(stat).withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath("/zxid-probe-");
+		return stat.getCzxid();
 	}
 
 }
