@@ -60,6 +60,7 @@ public final class ReportWriter {
 		libraries(out, report.provenance());
 		reading(out);
 		Expectations.append(out, report.setups());
+		LockGoals.append(out, report.setups(), report.settings().busyLoad());
 		for (SetupReport setup : report.setups()) {
 			out.append("## Results: ").append(setup.setup().label()).append("\n\n");
 			out.append(setup.target()).append("\n\n");
