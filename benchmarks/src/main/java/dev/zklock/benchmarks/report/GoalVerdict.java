@@ -19,10 +19,7 @@ enum GoalVerdict {
 	UNDECIDED("not decided: the interval reaches across the goal"),
 
 	/** One fork on a side: no interval. */
-	ONE_FORK("one fork: no interval, no verdict"),
-
-	/** The row or its baseline ran while the machine was busy. */
-	BUSY("**busy**: not for comparison");
+	ONE_FORK("one fork: no interval, no verdict");
 
 	private final String text;
 
@@ -33,10 +30,7 @@ enum GoalVerdict {
 	/**
 	 * Judge a ratio that should be at least the goal.
 	 */
-	static GoalVerdict atLeast(Ratio ratio, double goal, boolean busy) {
-		if (busy) {
-			return BUSY;
-		}
+	static GoalVerdict atLeast(Ratio ratio, double goal) {
 		if (!ratio.hasInterval()) {
 			return ONE_FORK;
 		}
@@ -52,10 +46,7 @@ enum GoalVerdict {
 	/**
 	 * Judge a ratio that should be at most the goal; overlapping forks meet a goal above 1×.
 	 */
-	static GoalVerdict atMost(Ratio ratio, double goal, boolean busy) {
-		if (busy) {
-			return BUSY;
-		}
+	static GoalVerdict atMost(Ratio ratio, double goal) {
 		if (!ratio.hasInterval()) {
 			return ONE_FORK;
 		}
@@ -68,10 +59,7 @@ enum GoalVerdict {
 	/**
 	 * Judge values, one per fork, that should each be at least the goal.
 	 */
-	static GoalVerdict everyAtLeast(Spread values, double goal, boolean busy) {
-		if (busy) {
-			return BUSY;
-		}
+	static GoalVerdict everyAtLeast(Spread values, double goal) {
 		if (values.count() < 2) {
 			return ONE_FORK;
 		}
@@ -83,6 +71,18 @@ enum GoalVerdict {
 
 	String text() {
 		return this.text;
+	}
+
+	/**
+	 * Return the verdict as the report shows it: where the row or its baseline ran while the
+	 * machine was busy, {@code busy}, with what the figures alone would say.
+	 */
+	String text(boolean busy) {
+		return busy ? busy(this.text) : this.text;
+	}
+
+	static String busy(String figuresAlone) {
+		return "**busy**: not for comparison (the figures alone: " + figuresAlone.replace("**", "") + ")";
 	}
 
 }

@@ -40,8 +40,9 @@ final class LockGoals {
 				+ "baseline's (same run, same setup), with its interval (least fork over the baseline's greatest, "
 				+ "greatest over its least). A goal is **met** where the whole interval is on its side and "
 				+ "**missed** where it is wholly on the other; **no difference** where the forks of the two overlap, "
-				+ "**busy** where the load average was above " + String.format(Locale.ROOT, "%.1f", busyLoad)
-				+ " around either, and not decided where the interval reaches across the goal.\n\n");
+				+ "and not decided where the interval reaches across the goal; **busy** where the load average was "
+				+ "above " + String.format(Locale.ROOT, "%.1f", busyLoad)
+				+ " around either, with what the figures alone would say.\n\n");
 		for (SetupReport setup : setups) {
 			out.append("**").append(setup.setup().label()).append("**\n\n");
 			LockGoals goals = new LockGoals(setup, busyLoad);
@@ -83,7 +84,7 @@ final class LockGoals {
 		Ratio ratio = inverse ? Ratio.of(figure.apply(base.get()), figure.apply(row.get()))
 				: Ratio.of(figure.apply(row.get()), figure.apply(base.get()));
 		add(goal, library.label() + " (" + workload.number() + ")", baseline, ratio.format(),
-				GoalVerdict.atLeast(ratio, times, busy(row.get(), base.get())).text());
+				GoalVerdict.atLeast(ratio, times).text(busy(row.get(), base.get())));
 	}
 
 	private void keptKeyTaken() {
@@ -98,7 +99,7 @@ final class LockGoals {
 		}
 		Ratio ratio = Ratio.of(kept.get().p50Micros(), free.get().p50Micros());
 		add(goal, row, "key=free, p50", ratio.format(),
-				GoalVerdict.atMost(ratio, 2, busy(kept.get(), free.get())).text());
+				GoalVerdict.atMost(ratio, 2).text(busy(kept.get(), free.get())));
 	}
 
 	Optional<Measurement> find(JmhWorkload workload, String method, Library library, Map<String, String> params) {

@@ -39,7 +39,7 @@ final class TwoJvmGoals {
 			Ratio ratio = Ratio.of(zklock.stream().map(GrantCount::combinedPerSecond).toList(),
 					curator.stream().map(GrantCount::combinedPerSecond).toList());
 			goals.add(grantsGoal, row, Library.CURATOR.label(), ratio.format(),
-					GoalVerdict.atLeast(ratio, GRANTS_GOAL, busy).text());
+					GoalVerdict.atLeast(ratio, GRANTS_GOAL).text(busy));
 		}
 		String shareGoal = "5. the same: each JVM ≥ 30% of the grants";
 		if (zklock.isEmpty()) {
@@ -49,7 +49,7 @@ final class TwoJvmGoals {
 			Spread smaller = Spread.of(zklock.stream().map(GrantCount::smallerShare).toList());
 			goals.add(shareGoal, row, "the smaller JVM's share, per fork",
 					Spread.of(zklock.stream().map((fork) -> 100 * fork.smallerShare()).toList()).format() + " %",
-					GoalVerdict.everyAtLeast(smaller, SHARE_GOAL, busy).text());
+					GoalVerdict.everyAtLeast(smaller, SHARE_GOAL).text(busy));
 		}
 		longestWait(goals, row, zklock, curator, busy);
 	}
@@ -85,9 +85,9 @@ final class TwoJvmGoals {
 		double roundTrips = 2 * Spread.of(perCall.get().p50Micros()).median() / 1000;
 		double bound = settings.handoffMaxTime().toNanos() / 1e6 + roundTrips;
 		long beyond = zklock.stream().filter((fork) -> fork.longestGapMillis() > bound).count();
-		String verdict = busy ? GoalVerdict.BUSY.text()
-				: (beyond == 0) ? "within the bound in every fork"
-						: "**beyond the bound** in " + beyond + " of " + zklock.size() + " forks";
+		String verdict = (beyond == 0) ? "within the bound in every fork"
+				: "**beyond the bound** in " + beyond + " of " + zklock.size() + " forks";
+		verdict = busy ? GoalVerdict.busy(verdict) : verdict;
 		goals.add(goal, row,
 				"bound " + Spread.number(bound) + " ms: max-time + " + Spread.number(roundTrips)
 						+ " ms (2 × p50 of a PER_CALL cycle, workload 1: four round trips)",
