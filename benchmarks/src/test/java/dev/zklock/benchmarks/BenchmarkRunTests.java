@@ -45,7 +45,13 @@ class BenchmarkRunTests {
 					"UncontendedBenchmark.oneThread curator {}",
 					"UncontendedBenchmark.oneThread spring-integration {}",
 					"UncontendedBenchmark.oneThread zklock {}",
+					"UncontendedBenchmark.oneThread zklock-per-call {}",
+					"UncontendedBenchmark.oneThread zklock-keep {}",
 					"UncontendedBenchmark.oneThread zklocked {}",
+					"FirstUseBenchmark.oneThread curator {}",
+					"FirstUseBenchmark.oneThread zklock {}",
+					"KeptKeyTakenBenchmark.oneThread zklock-keep {key=kept}",
+					"KeptKeyTakenBenchmark.oneThread zklock-keep {key=free}",
 					"SkipIfLockedBenchmark.oneThread shedlock {lock=free}",
 					"SkipIfLockedBenchmark.oneThread curator {lock=free}",
 					"SkipIfLockedBenchmark.oneThread zklock {lock=free}",
@@ -55,9 +61,13 @@ class BenchmarkRunTests {
 					"OneKeyContendedBenchmark.eightThreads curator {}",
 					"OneKeyContendedBenchmark.eightThreads spring-integration {}",
 					"OneKeyContendedBenchmark.eightThreads zklock {}",
+					"OneKeyContendedBenchmark.eightThreads zklock-per-call {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads curator {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads spring-integration {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads zklock {}",
+					"OneKeyContendedBenchmark.thirtyTwoThreads zklock-per-call {}",
+					"OneKeyFencedBenchmark.thirtyTwoThreads curator {}",
+					"OneKeyFencedBenchmark.thirtyTwoThreads zklock {}",
 					"DistinctKeysBenchmark.eightThreads curator {}",
 					"DistinctKeysBenchmark.eightThreads spring-integration {}",
 					"DistinctKeysBenchmark.eightThreads zklock {}",
@@ -101,6 +111,8 @@ class BenchmarkRunTests {
 			assertThat(count.benchmarkJvm()).as("grants to the benchmark JVM").isPositive();
 			assertThat(count.otherJvm()).as("grants to the second JVM").isNotNegative();
 			assertThat(count.seconds()).isPositive();
+			assertThat(count.benchmarkJvmLongestGapNanos()).as("longest gap of the benchmark JVM").isPositive();
+			assertThat(count.otherJvmLongestGapNanos()).as("longest gap of the second JVM").isNotNegative();
 		});
 
 		assertThat(standalone.requests()).extracting(RequestsPerCycle.Count::subject)
@@ -109,7 +121,13 @@ class BenchmarkRunTests {
 			.isEqualTo(new double[] { 2, 2 });
 		assertThat(count(standalone.requests(), Library.SHEDLOCK, Kind.SKIP_IF_HELD))
 			.as("ShedLock skipping a held lock: one read").isEqualTo(new double[] { 1, 0 });
-		assertThat(standalone.requests()).allSatisfy((count) -> assertThat(count.requests()).isGreaterThanOrEqualTo(1));
+		assertThat(standalone.requests()).filteredOn((count) -> count.subject().library() != Library.ZKLOCK_KEEP)
+			.allSatisfy((count) -> assertThat(count.requests()).isGreaterThanOrEqualTo(1));
+		assertThat(count(standalone.requests(), Library.ZKLOCK_KEEP, Kind.EXCLUSIVE)[0])
+			.as("zklock reusing a kept lock: fewer requests than a node per call")
+			.isLessThan(count(standalone.requests(), Library.ZKLOCK_PER_CALL, Kind.EXCLUSIVE)[0]);
+		assertThat(count(standalone.requests(), Library.ZKLOCK, Kind.FIRST_USE)[1])
+			.as("zklock's first use of a key writes").isGreaterThanOrEqualTo(1);
 
 		assertThat(standalone.failovers()).extracting(LeaderFailover.Result::election, LeaderFailover.Result::shutdown)
 			.containsExactly(tuple(Election.CURATOR, LeaderFailover.Shutdown.GRACEFUL),
@@ -124,7 +142,10 @@ class BenchmarkRunTests {
 		String markdown = Files.readString(output);
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
-				"#### 1s. Scheduled job", "#### 2. One key", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
+				"#### 1s. Scheduled job", "#### 1f. First use of a key", "#### 1k. Another instance takes a key",
+				"#### 2. One key", "#### 2t. One key, 32 threads in one JVM, every holder asks",
+				"## Goals of the instance-owned lock", "PER_CALL: node per call", "keep idle 1 s",
+				"LockSettings[handoff=", "longest gap between two grants of one JVM (ms)", "against the bound", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
 				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
 				"#### 8. Leader failover",
 				"`./mvnw -pl benchmarks -am verify`", "- Commit: `", "- JDK: ", "Curator 5.", "ZooKeeper 3.",

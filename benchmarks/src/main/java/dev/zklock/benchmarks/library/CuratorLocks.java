@@ -13,7 +13,7 @@ import org.apache.curator.utils.ZKPaths;
  * Curator's {@code InterProcessMutex} and {@code InterProcessReadWriteLock} used directly, one
  * instance per key shared by the threads of the process: the best a user can do by hand.
  */
-final class CuratorLocks implements ExclusiveLocks, SharedLocks, SkippingLocks {
+final class CuratorLocks implements FencedLocks, SharedLocks, SkippingLocks {
 
 	private final CuratorFramework client;
 
@@ -43,6 +43,15 @@ final class CuratorLocks implements ExclusiveLocks, SharedLocks, SkippingLocks {
 		finally {
 			mutex.release();
 		}
+	}
+
+	/**
+	 * Run the plain lock cycle: {@code InterProcessMutex} has no fencing token to ask for.
+	 */
+	@Override
+	public long runFenced(String key, Runnable work) throws Exception {
+		runExclusive(key, work);
+		return NO_TOKEN;
 	}
 
 	@Override

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import dev.zklock.lock.LockSettings;
+
 /**
  * A library under test, named in benchmark parameters by {@link #id()}. Each keeps its nodes
  * under its own path, so that libraries never see each other's locks.
@@ -26,13 +28,24 @@ public enum Library implements Subject.Described {
 	SHEDLOCK("shedlock", "ShedLock", false, "DefaultLockingTaskExecutor.executeWithLock(task, config) with "
 			+ "ZookeeperCuratorLockProvider, lockAtMostFor 30 min, lockAtLeastFor 0"),
 
-	/** zklock's programmatic API. */
-	ZKLOCK("zklock", "zklock ZkLockTemplate", true, "ZkLockTemplate.execute(key, callback), default wait 30 s; "
-			+ "shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, callback)"),
+	/** zklock's programmatic API with the default lock settings: local handoff, nothing kept. */
+	ZKLOCK("zklock", "zklock ZkLockTemplate (defaults: handoff, keep off)", true,
+			"ZkLockTemplate.execute(key, callback), default wait 30 s, " + ZkLockLocks.describe(ZkLockLocks.DEFAULTS)
+					+ "; shared: execute(key, SHARED, null, callback); skip: tryExecute(key, EXCLUSIVE, ZERO, "
+					+ "callback); token: lock.fencingToken() in the callback"),
+
+	/** zklock's programmatic API with a lock node per call, as its first version had. */
+	ZKLOCK_PER_CALL("zklock-per-call", "zklock ZkLockTemplate (PER_CALL: node per call)", true,
+			"as zklock, " + ZkLockLocks.describe(ZkLockLocks.PER_CALL)),
+
+	/** zklock's programmatic API keeping idle locks for a second. */
+	ZKLOCK_KEEP("zklock-keep", "zklock ZkLockTemplate (handoff, keep idle 1 s)", true,
+			"as zklock, " + ZkLockLocks.describe(ZkLockLocks.KEEP)),
 
 	/** zklock's annotation, on a bean of a Spring Boot application. */
-	ZKLOCKED("zklocked", "zklock @ZkLocked", true,
-			"@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s");
+	ZKLOCKED("zklocked", "zklock @ZkLocked (defaults: handoff, keep off)", true,
+			"@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s, zklock.lock.handoff.* and "
+					+ "zklock.lock.keep.* left at their defaults: " + ZkLockLocks.describe(ZkLockLocks.DEFAULTS));
 
 	/** The wait for a lock, for the libraries that take one: zklock's default. */
 	public static final Duration WAIT_TIME = Duration.ofSeconds(30);
@@ -70,7 +83,7 @@ public enum Library implements Subject.Described {
 			case FLOOR -> new FloorCycle(client, basePath());
 			case CURATOR -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
-			case ZKLOCK -> zkLock(client);
+			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
 			case ZKLOCKED -> new ZkLockedLocks(client, basePath());
 			default -> throw unsupported("exclusive locks");
 		};
@@ -109,12 +122,44 @@ public enum Library implements Subject.Described {
 		return new CuratorLocks(client, basePath(), WAIT_TIME.toSeconds());
 	}
 
-	private ZkLockLocks zkLock(CuratorFramework client) {
-		return new ZkLockLocks(client, basePath(), WAIT_TIME);
+	/**
+	 * Return the library's locks that ask for a fencing token in every locked call.
+	 * @param client the client to use
+	 * @return the locks
+	 * @throws UnsupportedOperationException if the library has none
+	 */
+	public FencedLocks fenced(CuratorFramework client) {
+		return switch (this) {
+			case CURATOR -> curator(client);
+			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
+			default -> throw unsupported("fencing tokens");
+		};
 	}
 
-	private String basePath() {
+	/**
+	 * Return the lock settings of a {@code ZkLockTemplate} of this library.
+	 * @return the settings
+	 * @throws UnsupportedOperationException if this is not zklock's template
+	 */
+	public LockSettings lockSettings() {
+		return switch (this) {
+			case ZKLOCK -> ZkLockLocks.DEFAULTS;
+			case ZKLOCK_PER_CALL -> ZkLockLocks.PER_CALL;
+			case ZKLOCK_KEEP -> ZkLockLocks.KEEP;
+			default -> throw unsupported("ZkLockTemplate settings");
+		};
+	}
+
+	/**
+	 * Return the path under which this library keeps its nodes.
+	 * @return the path
+	 */
+	public String basePath() {
 		return BASE_PATH + id();
+	}
+
+	private ZkLockLocks zkLock(CuratorFramework client) {
+		return new ZkLockLocks(client, basePath(), WAIT_TIME, lockSettings());
 	}
 
 	private UnsupportedOperationException unsupported(String what) {

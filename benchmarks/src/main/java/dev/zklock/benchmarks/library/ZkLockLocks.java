@@ -6,16 +6,38 @@ import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.lock.LockCallListener;
+import dev.zklock.lock.LockSettings;
 
 /**
- * zklock's {@code ZkLockTemplate}, with the default wait time of the auto-configuration.
+ * zklock's {@code ZkLockTemplate}, with the default wait time of the auto-configuration and
+ * the given lock settings.
  */
-final class ZkLockLocks implements ExclusiveLocks, SharedLocks, SkippingLocks {
+final class ZkLockLocks implements FencedLocks, SharedLocks, SkippingLocks {
+
+	/** The defaults: local handoff, nothing kept. */
+	static final LockSettings DEFAULTS = LockSettings.DEFAULTS;
+
+	/** A lock node per call, as the first version had. */
+	static final LockSettings PER_CALL = LockSettings.PER_CALL;
+
+	/** The defaults, but idle locks kept for a second. */
+	static final LockSettings KEEP = new LockSettings(DEFAULTS.handoff(), DEFAULTS.handoffMaxGrants(),
+			DEFAULTS.handoffMaxTime(), Duration.ofSeconds(1), DEFAULTS.keepMaxKeys());
 
 	private final ZkLockTemplate template;
 
-	ZkLockLocks(CuratorFramework client, String basePath, Duration waitTime) {
-		this.template = new ZkLockTemplate(client, basePath, waitTime, false);
+	ZkLockLocks(CuratorFramework client, String basePath, Duration waitTime, LockSettings settings) {
+		this.template = new ZkLockTemplate(client, basePath, waitTime, false, LockCallListener.NONE, settings);
+	}
+
+	/**
+	 * Return lock settings as the report states them, read from the record itself.
+	 * @param settings the settings
+	 * @return the text
+	 */
+	static String describe(LockSettings settings) {
+		return settings.toString();
 	}
 
 	@Override
@@ -23,6 +45,15 @@ final class ZkLockLocks implements ExclusiveLocks, SharedLocks, SkippingLocks {
 		this.template.execute(key, (lock) -> {
 			work.run();
 			return null;
+		});
+	}
+
+	@Override
+	public long runFenced(String key, Runnable work) {
+		return this.template.execute(key, (lock) -> {
+			long token = lock.fencingToken();
+			work.run();
+			return token;
 		});
 	}
 

@@ -8,8 +8,11 @@ import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
 import dev.zklock.benchmarks.library.Subject;
 import dev.zklock.benchmarks.workload.DistinctKeysBenchmark;
+import dev.zklock.benchmarks.workload.FirstUseBenchmark;
+import dev.zklock.benchmarks.workload.KeptKeyTakenBenchmark;
 import dev.zklock.benchmarks.workload.LeaderCheckBenchmark;
 import dev.zklock.benchmarks.workload.OneKeyContendedBenchmark;
+import dev.zklock.benchmarks.workload.OneKeyFencedBenchmark;
 import dev.zklock.benchmarks.workload.SharedBenchmark;
 import dev.zklock.benchmarks.workload.SkipIfLockedBenchmark;
 import dev.zklock.benchmarks.workload.TwoProcessesBenchmark;
@@ -23,7 +26,22 @@ import dev.zklock.benchmarks.workload.UncontendedBenchmark;
 enum JmhWorkload {
 
 	UNCONTENDED("1", "Uncontended lock/unlock, one thread, one key", UncontendedBenchmark.class,
-			Baseline.library(Library.CURATOR), "Each operation takes the lock, does nothing and releases it."),
+			Baseline.library(Library.CURATOR),
+			"Each operation takes the lock, does nothing and releases it. zklock runs with three lock settings: the "
+					+ "defaults (local handoff, which one thread alone never uses; nothing kept), `PER_CALL` (a node "
+					+ "per call, the first version), and idle locks kept for 1 s (every call after the first reuses "
+					+ "the kept node)."),
+
+	FIRST_USE("1f", "First use of a key, one thread", FirstUseBenchmark.class, Baseline.library(Library.CURATOR),
+			"Each operation locks a key never used before (by any JVM), so its key node must be created first."),
+
+	KEPT_KEY_TAKEN("1k", "Another instance takes a key an idle instance keeps", KeptKeyTakenBenchmark.class,
+			Baseline.sameLibraryWith("key", "free"),
+			"Two zklock instances in one JVM, each with its own session: the keeper (the row's settings, idle locks "
+					+ "kept) and the taker (defaults: nothing kept). Before each operation, outside its time, the "
+					+ "keeper takes and releases a key and keeps it. The operation is one lock cycle of the taker: "
+					+ "`kept`, on the key the keeper keeps (which gives it up when it sees the taker's node); "
+					+ "`free`, on a key nobody holds, the baseline."),
 
 	SKIP_IF_LOCKED("1s", "Scheduled job skipped where locked, one thread, one key", SkipIfLockedBenchmark.class,
 			Baseline.library(Library.SHEDLOCK),
@@ -35,6 +53,12 @@ enum JmhWorkload {
 			"The threads share one client. An operation is one lock cycle including its wait in the queue; "
 					+ "the lock is always wanted, so the time per handoff is one over the throughput."),
 
+	ONE_KEY_FENCED("2t", "One key, 32 threads in one JVM, every holder asks its fencing token",
+			OneKeyFencedBenchmark.class, Baseline.library(Library.CURATOR),
+			"As workload 2, but every holder asks for its fencing token (`lock.fencingToken()`) before its work. "
+					+ "Curator's `InterProcessMutex` has no token: its row is the plain cycle. zklock's first grant of "
+					+ "a node has its token free; a handed-off grant pays one `setData` when asked."),
+
 	DISTINCT_KEYS("3", "Distinct keys, 8 threads in one JVM", DistinctKeysBenchmark.class,
 			Baseline.library(Library.CURATOR), "The threads share one client; each locks a key of its own."),
 
@@ -44,7 +68,9 @@ enum JmhWorkload {
 					+ "are the benchmark JVM's; `both JVMs` counts the grants of the two over the same measurement "
 					+ "iterations (from just before the benchmark JVM's threads start to just after the last has "
 					+ "finished its operation, so a little longer than JMH's iteration), and the shares say how they were split (a lock that starved one JVM would "
-					+ "show a lopsided share)."),
+					+ "show a lopsided share). The longest gap is the longest time either JVM went between two of "
+					+ "its grants over those iterations: its threads always want the lock, so it is the longest "
+					+ "wait of a JVM while the other had the key (with local handoff, the remote waiter's wait)."),
 
 	SHARED("5", "SHARED, 8 threads in one JVM, one key", SharedBenchmark.class, Baseline.library(Library.CURATOR),
 			"Curator: `InterProcessReadWriteLock.readLock()`; zklock: `LockMode.SHARED`. Readers hold the lock "
@@ -103,7 +129,7 @@ enum JmhWorkload {
 	 * Return whether the time per handoff of one lock is worth showing.
 	 */
 	boolean showsHandoffs() {
-		return this == ONE_KEY;
+		return this == ONE_KEY || this == ONE_KEY_FENCED;
 	}
 
 	/**

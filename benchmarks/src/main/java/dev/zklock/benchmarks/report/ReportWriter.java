@@ -60,6 +60,7 @@ public final class ReportWriter {
 		libraries(out, report.provenance());
 		reading(out);
 		Expectations.append(out, report.setups());
+		LockGoals.append(out, report.setups(), report.settings().busyLoad());
 		for (SetupReport setup : report.setups()) {
 			out.append("## Results: ").append(setup.setup().label()).append("\n\n");
 			out.append(setup.target()).append("\n\n");
@@ -97,7 +98,7 @@ public final class ReportWriter {
 	private static void howToRun(StringBuilder out) {
 		out.append("## How to run\n\n");
 		out.append("```bash\n");
-		out.append("scripts/run-benchmarks.sh          # the full run, about 2 hours on 2 cores, ");
+		out.append("scripts/run-benchmarks.sh          # the full run, 2 to 2.5 hours on 2 cores, ");
 		out.append("on a quiet machine\n");
 		out.append("scripts/run-benchmarks.sh --rerun UncontendedBenchmark curator,zklock  # one workload again, ");
 		out.append("5 to 10 minutes\n");

@@ -49,7 +49,8 @@ final class ResultTables {
 				header.add("per handoff (µs)");
 			}
 			if (workload.countsGrants()) {
-				header.addAll(List.of("both JVMs (grants/s)", "benchmark JVM's share of grants (%)"));
+				header.addAll(List.of("both JVMs (grants/s)", "benchmark JVM's share of grants (%)",
+						"longest gap between two grants of one JVM (ms)"));
 			}
 			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
 		}
@@ -79,6 +80,8 @@ final class ResultTables {
 					row.add(forks.isEmpty() ? "not counted"
 							: Spread.of(forks.stream().map((fork) -> 100 * fork.benchmarkJvmShare()).toList())
 								.format());
+					row.add(forks.isEmpty() ? "not counted"
+							: Spread.of(forks.stream().map(GrantCount::longestGapMillis).toList()).format());
 				}
 				row.add(ratio(measurement, base, Measurement::throughput));
 				row.add(ratio(measurement, base, Measurement::p50Micros));
@@ -170,7 +173,8 @@ final class ResultTables {
 
 	private static String use(RequestsPerCycle.Kind kind) {
 		return switch (kind) {
-			case EXCLUSIVE -> "exclusive";
+			case EXCLUSIVE -> "exclusive, the same key every cycle";
+			case FIRST_USE -> "exclusive, a key never used before every cycle";
 			case SHARED -> "shared";
 			case SKIP_IF_FREE -> "skip if locked; lock free";
 			case SKIP_IF_HELD -> "skip if locked; lock held elsewhere";

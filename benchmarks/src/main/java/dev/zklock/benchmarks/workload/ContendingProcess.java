@@ -23,7 +23,8 @@ import dev.zklock.benchmarks.library.Library;
  * The second JVM of workload 4: threads of one client locking one key in a loop, as the
  * benchmark JVM does, until the process is stopped or its time is up. Prints {@value #READY}
  * and a loopback port once every thread has held the lock; whoever connects to that port reads
- * the number of grants so far, one line.
+ * one line: the number of grants so far, and the longest time between two grants since the
+ * previous reader (nanoseconds).
  */
 public final class ContendingProcess {
 
@@ -76,7 +77,8 @@ public final class ContendingProcess {
 	private static void answer(ServerSocket counter, Contention contention) {
 		while (!counter.isClosed()) {
 			try (Socket socket = counter.accept(); OutputStream out = socket.getOutputStream()) {
-				out.write((contention.cycles() + "\n").getBytes(StandardCharsets.US_ASCII));
+				out.write((contention.cycles() + " " + contention.gaps.longestThenReset() + "\n")
+					.getBytes(StandardCharsets.US_ASCII));
 			}
 			catch (IOException ex) {
 				// Closed at the end, or a reader gone: the next one asks again.
@@ -98,6 +100,8 @@ public final class ContendingProcess {
 		private final CountDownLatch everyThreadHeld;
 
 		private final LongAdder cycles = new LongAdder();
+
+		private final GrantGaps gaps = new GrantGaps();
 
 		private volatile boolean running = true;
 
@@ -153,6 +157,7 @@ public final class ContendingProcess {
 					return;
 				}
 				this.cycles.increment();
+				this.gaps.granted();
 				if (first) {
 					this.everyThreadHeld.countDown();
 					first = false;

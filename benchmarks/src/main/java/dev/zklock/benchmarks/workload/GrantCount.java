@@ -11,8 +11,11 @@ import java.util.Locale;
  * @param benchmarkJvm the grants to the benchmark JVM
  * @param otherJvm the grants to the second JVM over the same time
  * @param seconds the time over which they were counted
+ * @param benchmarkJvmLongestGapNanos the longest time between two grants to the benchmark JVM
+ * @param otherJvmLongestGapNanos the longest time between two grants to the second JVM
  */
-public record GrantCount(String library, long fork, long benchmarkJvm, long otherJvm, double seconds) {
+public record GrantCount(String library, long fork, long benchmarkJvm, long otherJvm, double seconds,
+		long benchmarkJvmLongestGapNanos, long otherJvmLongestGapNanos) {
 
 	/**
 	 * Read a line written by {@link #line()}.
@@ -22,11 +25,12 @@ public record GrantCount(String library, long fork, long benchmarkJvm, long othe
 	 */
 	public static GrantCount parse(String line) {
 		String[] fields = line.trim().split("\\s+");
-		if (fields.length != 5) {
+		if (fields.length != 7) {
 			throw new IllegalArgumentException("Not a grant count: '" + line + "'");
 		}
 		return new GrantCount(fields[0], Long.parseLong(fields[1]), Long.parseLong(fields[2]),
-				Long.parseLong(fields[3]), Double.parseDouble(fields[4]));
+				Long.parseLong(fields[3]), Double.parseDouble(fields[4]), Long.parseLong(fields[5]),
+				Long.parseLong(fields[6]));
 	}
 
 	/**
@@ -34,18 +38,39 @@ public record GrantCount(String library, long fork, long benchmarkJvm, long othe
 	 * @return the line, with its line break
 	 */
 	public String line() {
-		return String.format(Locale.ROOT, "%s %d %d %d %.6f%n", this.library, this.fork, this.benchmarkJvm,
-				this.otherJvm, this.seconds);
+		return String.format(Locale.ROOT, "%s %d %d %d %.6f %d %d%n", this.library, this.fork, this.benchmarkJvm,
+				this.otherJvm, this.seconds, this.benchmarkJvmLongestGapNanos, this.otherJvmLongestGapNanos);
 	}
 
 	/**
-	 * Add another count of the same library and fork.
+	 * Add another count of the same library and fork: the grants and times summed, the longest
+	 * gaps the longer of the two.
 	 * @param other the other count
 	 * @return the sum
 	 */
 	public GrantCount plus(GrantCount other) {
 		return new GrantCount(this.library, this.fork, this.benchmarkJvm + other.benchmarkJvm,
-				this.otherJvm + other.otherJvm, this.seconds + other.seconds);
+				this.otherJvm + other.otherJvm, this.seconds + other.seconds,
+				Math.max(this.benchmarkJvmLongestGapNanos, other.benchmarkJvmLongestGapNanos),
+				Math.max(this.otherJvmLongestGapNanos, other.otherJvmLongestGapNanos));
+	}
+
+	/**
+	 * Return the longer of the two JVMs' longest times between two of their grants: the longest
+	 * wait of either as the remote waiter, at most.
+	 * @return the gap in milliseconds
+	 */
+	public double longestGapMillis() {
+		return Math.max(this.benchmarkJvmLongestGapNanos, this.otherJvmLongestGapNanos) / 1e6;
+	}
+
+	/**
+	 * Return the lesser of the two JVMs' shares of all grants.
+	 * @return the share, from 0 to 0.5
+	 */
+	public double smallerShare() {
+		double share = benchmarkJvmShare();
+		return Math.min(share, 1 - share);
 	}
 
 	/**

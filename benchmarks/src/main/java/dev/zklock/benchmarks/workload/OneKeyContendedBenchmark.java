@@ -13,7 +13,7 @@ public class OneKeyContendedBenchmark extends ExclusiveLockBenchmark {
 	private static final String KEY = "contended";
 
 	/** The library under test. */
-	@Param({ "curator", "spring-integration", "zklock" })
+	@Param({ "curator", "spring-integration", "zklock", "zklock-per-call" })
 	public String library = "zklock";
 
 	@Override

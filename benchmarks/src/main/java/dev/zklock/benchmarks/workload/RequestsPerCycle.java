@@ -2,6 +2,8 @@ package dev.zklock.benchmarks.workload;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
 
@@ -18,7 +20,9 @@ import dev.zklock.benchmarks.library.SkippingLocks;
  * the server's zxid (no other client writes while this runs). After the cycles, one read on the same session makes sure every earlier request, including releases
  * sent in the background, has been processed (ZooKeeper answers a session's requests in order);
  * the requests of that read and of the counting itself are measured once without cycles and
- * subtracted.
+ * subtracted. zklock is counted on each of its paths: a node per call ({@code PER_CALL}), the
+ * defaults (handoff on, which one thread alone never uses), the first use of a key, and the
+ * reuse of a kept lock.
  */
 public final class RequestsPerCycle {
 
@@ -31,8 +35,11 @@ public final class RequestsPerCycle {
 	 */
 	public enum Kind {
 
-		/** Take the lock exclusively and release it. */
+		/** Take the lock exclusively and release it, the same key every cycle. */
 		EXCLUSIVE,
+
+		/** Take the lock of a key never used before exclusively and release it. */
+		FIRST_USE,
 
 		/** Take the lock shared and release it. */
 		SHARED,
@@ -69,8 +76,10 @@ public final class RequestsPerCycle {
 	/** Every library and use measured, in report order. */
 	public static final List<Case> CASES = List.of(new Case(Library.FLOOR, Kind.EXCLUSIVE),
 			new Case(Library.CURATOR, Kind.EXCLUSIVE), new Case(Library.SPRING_INTEGRATION, Kind.EXCLUSIVE),
-			new Case(Library.ZKLOCK, Kind.EXCLUSIVE), new Case(Library.ZKLOCKED, Kind.EXCLUSIVE),
-			new Case(Library.CURATOR, Kind.SHARED),
+			new Case(Library.ZKLOCK, Kind.EXCLUSIVE), new Case(Library.ZKLOCK_PER_CALL, Kind.EXCLUSIVE),
+			new Case(Library.ZKLOCK_KEEP, Kind.EXCLUSIVE), new Case(Library.ZKLOCKED, Kind.EXCLUSIVE),
+			new Case(Library.CURATOR, Kind.FIRST_USE), new Case(Library.ZKLOCK, Kind.FIRST_USE),
+			new Case(Library.ZKLOCK_PER_CALL, Kind.FIRST_USE), new Case(Library.CURATOR, Kind.SHARED),
 			new Case(Library.ZKLOCK, Kind.SHARED), new Case(Library.SHEDLOCK, Kind.SKIP_IF_FREE),
 			new Case(Library.CURATOR, Kind.SKIP_IF_FREE), new Case(Library.ZKLOCK, Kind.SKIP_IF_FREE),
 			new Case(Library.SHEDLOCK, Kind.SKIP_IF_HELD), new Case(Library.CURATOR, Kind.SKIP_IF_HELD),
@@ -138,7 +147,7 @@ public final class RequestsPerCycle {
 
 	private static Locks open(Case subject, CuratorFramework client) {
 		return switch (subject.kind()) {
-			case EXCLUSIVE -> subject.library().exclusive(client);
+			case EXCLUSIVE, FIRST_USE -> subject.library().exclusive(client);
 			case SHARED -> subject.library().shared(client);
 			case SKIP_IF_FREE, SKIP_IF_HELD -> subject.library().skipping(client);
 		};
@@ -147,6 +156,12 @@ public final class RequestsPerCycle {
 	private static Cycle cycle(Kind kind, Locks locks) {
 		return switch (kind) {
 			case EXCLUSIVE -> () -> ((ExclusiveLocks) locks).runExclusive(KEY, ZooKeeperTarget.NO_WORK);
+			case FIRST_USE -> {
+				String prefix = KEY + "-" + UUID.randomUUID() + "-";
+				AtomicLong keys = new AtomicLong();
+				yield () -> ((ExclusiveLocks) locks).runExclusive(prefix + keys.incrementAndGet(),
+						ZooKeeperTarget.NO_WORK);
+			}
 			case SHARED -> () -> ((SharedLocks) locks).runShared(KEY, ZooKeeperTarget.NO_WORK);
 			case SKIP_IF_FREE -> () -> skip((SkippingLocks) locks, true);
 			case SKIP_IF_HELD -> () -> skip((SkippingLocks) locks, false);

@@ -37,7 +37,7 @@ import dev.zklock.test.JavaProcess;
  * Workload 4: one key, two JVMs of 8 threads each. The second JVM ({@link ContendingProcess})
  * runs the same loop with the same library for the whole trial. JMH's figures are those of the
  * benchmark JVM; over each measurement iteration this state also counts the grants of both JVMs
- * and appends them to the file named by {@value ZooKeeperTarget#GRANTS_FILE_PROPERTY}, so that
+ * and the longest time each JVM went between two of its grants, and appends them to the file named by {@value ZooKeeperTarget#GRANTS_FILE_PROPERTY}, so that
  * the report can give their combined throughput and each JVM's share.
  */
 @BenchmarkMode(Mode.SampleTime)
@@ -65,6 +65,8 @@ public class TwoProcessesBenchmark {
 	private int otherPort;
 
 	private final LongAdder grants = new LongAdder();
+
+	private final GrantGaps gaps = new GrantGaps();
 
 	private long otherGrantsAtStart;
 
@@ -105,7 +107,8 @@ public class TwoProcessesBenchmark {
 		this.counting = iteration.getType() == IterationType.MEASUREMENT;
 		if (this.counting) {
 			this.grants.reset();
-			this.otherGrantsAtStart = otherGrants();
+			this.otherGrantsAtStart = otherGrants()[0];
+			this.gaps.longestThenReset();
 			this.iterationStart = System.nanoTime();
 		}
 	}
@@ -116,19 +119,26 @@ public class TwoProcessesBenchmark {
 			return;
 		}
 		double seconds = (System.nanoTime() - this.iterationStart) / 1e9;
-		long other = otherGrants() - this.otherGrantsAtStart;
+		long[] other = otherGrants();
+		long ownLongestGap = this.gaps.longestThenReset();
 		String file = System.getProperty(ZooKeeperTarget.GRANTS_FILE_PROPERTY);
 		if (file != null && !file.isBlank()) {
-			GrantCount count = new GrantCount(this.library, ProcessHandle.current().pid(), this.grants.sum(), other,
-					seconds);
+			GrantCount count = new GrantCount(this.library, ProcessHandle.current().pid(), this.grants.sum(),
+					other[0] - this.otherGrantsAtStart, seconds, ownLongestGap, other[1]);
 			Files.writeString(Path.of(file), count.line(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 		}
 	}
 
-	private long otherGrants() {
+	/**
+	 * Ask the second JVM for its grants so far and the longest gap between two of them since the
+	 * last time it was asked.
+	 */
+	private long[] otherGrants() {
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.otherPort)) {
 			socket.setSoTimeout((int) START_TIMEOUT.toMillis());
-			return Long.parseLong(new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim());
+			String[] answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim()
+				.split(" ");
+			return new long[] { Long.parseLong(answer[0]), Long.parseLong(answer[1]) };
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Could not read the grants of " + this.other, ex);
@@ -148,6 +158,7 @@ public class TwoProcessesBenchmark {
 	public void eightThreadsEach() throws Exception {
 		this.locks.runExclusive(KEY, ZooKeeperTarget.NO_WORK);
 		this.grants.increment();
+		this.gaps.granted();
 	}
 
 }

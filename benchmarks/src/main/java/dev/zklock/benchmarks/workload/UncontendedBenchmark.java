@@ -13,7 +13,7 @@ public class UncontendedBenchmark extends ExclusiveLockBenchmark {
 	private static final String KEY = "uncontended";
 
 	/** The library under test. */
-	@Param({ "floor", "curator", "spring-integration", "zklock", "zklocked" })
+	@Param({ "floor", "curator", "spring-integration", "zklock", "zklock-per-call", "zklock-keep", "zklocked" })
 	public String library = "zklock";
 
 	@Override

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Tests for {@link GrantCount}.
@@ -12,15 +13,18 @@ class GrantCountTests {
 
 	@Test
 	void aLineReadsBackAsTheSameCount() {
-		GrantCount count = new GrantCount("zklock", 4242, 300, 100, 2.0);
+		GrantCount count = new GrantCount("zklock", 4242, 300, 100, 2.0, 120_000_000, 95_000_000);
 		assertThat(GrantCount.parse(count.line())).isEqualTo(count);
 	}
 
 	@Test
 	void sharesAndCombinedThroughputCountBothJvms() {
-		GrantCount count = new GrantCount("curator", 1, 300, 100, 2.0).plus(new GrantCount("curator", 1, 100, 100, 2.0));
+		GrantCount count = new GrantCount("curator", 1, 300, 100, 2.0, 5_000_000, 7_000_000)
+			.plus(new GrantCount("curator", 1, 100, 100, 2.0, 9_000_000, 2_000_000));
 		assertThat(count.combinedPerSecond()).isEqualTo(150.0);
 		assertThat(count.benchmarkJvmShare()).isEqualTo(2.0 / 3);
+		assertThat(count.smallerShare()).isCloseTo(1.0 / 3, within(1e-9));
+		assertThat(count.longestGapMillis()).as("the longest gap of either JVM in either count").isEqualTo(9.0);
 	}
 
 	@Test

@@ -1,0 +1,136 @@
+package dev.zklock.benchmarks.report;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import dev.zklock.benchmarks.library.Library;
+import dev.zklock.benchmarks.workload.GrantCount;
+import dev.zklock.lock.LockSettings;
+
+/**
+ * The goals of the instance-owned lock (local handoff, kept locks), each judged on the figures
+ * of the run: the measured ratio with its interval, and whether it is met. Reported, never
+ * asserted. The goals are set for the 3-server ensemble; the standalone server is judged the
+ * same way, for comparison.
+ */
+final class LockGoals {
+
+	private static final String P50_NOTE = "p50 speed-up (baseline's p50 ÷ zklock's)";
+
+	private final SetupReport setup;
+
+	private final double busyLoad;
+
+	private final MarkdownTable table = new MarkdownTable(
+			List.of("goal", "row (workload)", "compared with", "measured", "verdict"));
+
+	private LockGoals(SetupReport setup, double busyLoad) {
+		this.setup = setup;
+		this.busyLoad = busyLoad;
+	}
+
+	static void append(StringBuilder out, List<SetupReport> setups, double busyLoad) {
+		out.append("## Goals of the instance-owned lock\n\n");
+		out.append("Set for the 3-server ensemble; reported, not asserted. A ratio is zklock's median over its "
+				+ "baseline's (same run, same setup), with its interval (least fork over the baseline's greatest, "
+				+ "greatest over its least). A goal is **met** where the whole interval is on its side and "
+				+ "**missed** where it is wholly on the other; **no difference** where the forks of the two overlap, "
+				+ "and not decided where the interval reaches across the goal; **busy** where the load average was "
+				+ "above " + String.format(Locale.ROOT, "%.1f", busyLoad)
+				+ " around either, with what the figures alone would say.\n\n");
+		for (SetupReport setup : setups) {
+			out.append("**").append(setup.setup().label()).append("**\n\n");
+			LockGoals goals = new LockGoals(setup, busyLoad);
+			goals.judge();
+			goals.table.appendTo(out);
+		}
+	}
+
+	private void judge() {
+		Library defaults = Library.ZKLOCK;
+		versus("1. uncontended, one thread, caching off: ≥ 1.3× throughput", JmhWorkload.UNCONTENDED, "oneThread",
+				defaults, Map.of(), Measurement::throughput, 1.3, false);
+		versus("1. the same: ≥ 1.3× p50", JmhWorkload.UNCONTENDED, "oneThread", defaults, Map.of(),
+				Measurement::p50Micros, 1.3, true);
+		versus("2. first use of a key, one thread: ≥ 1.5× throughput", JmhWorkload.FIRST_USE, "oneThread", defaults,
+				Map.of(), Measurement::throughput, 1.5, false);
+		versus("3. one key, 32 threads, no token asked: ≥ 20× throughput", JmhWorkload.ONE_KEY, "thirtyTwoThreads",
+				defaults, Map.of(), Measurement::throughput, 20, false);
+		versus("4. one key, 32 threads, every holder asks its token: ≥ 3× throughput", JmhWorkload.ONE_KEY_FENCED,
+				"thirtyTwoThreads", defaults, Map.of(), Measurement::throughput, 3, false);
+		TwoJvmGoals.judge(this);
+		versus("6. the same key again and again, caching on: ≥ 100× throughput", JmhWorkload.UNCONTENDED,
+				"oneThread", Library.ZKLOCK_KEEP, Map.of(), Measurement::throughput, 100, false);
+		keptKeyTaken();
+	}
+
+	/**
+	 * A row against the workload's baseline, for a goal of "at least so many times".
+	 */
+	private void versus(String goal, JmhWorkload workload, String method, Library library, Map<String, String> params,
+			Function<Measurement, List<Double>> figure, double times, boolean inverse) {
+		Optional<Measurement> row = find(workload, method, library, params);
+		Optional<Measurement> base = row.flatMap((measured) -> workload.baseline().of(measured, select(workload)));
+		String baseline = workload.baseline().label(workload::plainLabel) + (inverse ? "; " + P50_NOTE : "");
+		if (row.isEmpty() || base.isEmpty()) {
+			add(goal, library.label() + " (" + workload.number() + ")", baseline, "not measured", "");
+			return;
+		}
+		Ratio ratio = inverse ? Ratio.of(figure.apply(base.get()), figure.apply(row.get()))
+				: Ratio.of(figure.apply(row.get()), figure.apply(base.get()));
+		add(goal, library.label() + " (" + workload.number() + ")", baseline, ratio.format(),
+				GoalVerdict.atLeast(ratio, times).text(busy(row.get(), base.get())));
+	}
+
+	private void keptKeyTaken() {
+		String goal = "7. another instance takes a key an idle instance keeps: p50 ≤ 2× a free key's";
+		JmhWorkload workload = JmhWorkload.KEPT_KEY_TAKEN;
+		Optional<Measurement> kept = find(workload, "oneThread", Library.ZKLOCK_KEEP, Map.of("key", "kept"));
+		Optional<Measurement> free = kept.flatMap((row) -> workload.baseline().of(row, select(workload)));
+		String row = "taker, keeper " + Library.ZKLOCK_KEEP.label() + ", key=kept (" + workload.number() + ")";
+		if (kept.isEmpty() || free.isEmpty()) {
+			add(goal, row, "key=free", "not measured", "");
+			return;
+		}
+		Ratio ratio = Ratio.of(kept.get().p50Micros(), free.get().p50Micros());
+		add(goal, row, "key=free, p50", ratio.format(),
+				GoalVerdict.atMost(ratio, 2).text(busy(kept.get(), free.get())));
+	}
+
+	Optional<Measurement> find(JmhWorkload workload, String method, Library library, Map<String, String> params) {
+		return select(workload).stream()
+			.filter((m) -> m.method().equals(method) && m.library().equals(library.id()) && m.params().equals(params))
+			.findFirst();
+	}
+
+	List<Measurement> select(JmhWorkload workload) {
+		return workload.select(this.setup.measurements());
+	}
+
+	List<GrantCount> grants() {
+		return this.setup.grants();
+	}
+
+	boolean busy(Measurement... measurements) {
+		List<Measurement> all = new ArrayList<>(List.of(measurements));
+		return all.stream().anyMatch((m) -> m.load().isBusy(this.busyLoad));
+	}
+
+	void add(String goal, String row, String baseline, String measured, String verdict) {
+		this.table.row(List.of(goal, row, baseline, measured, verdict));
+	}
+
+	static String millis(Duration duration) {
+		return duration.toMillis() + " ms";
+	}
+
+	static LockSettings defaults() {
+		return Library.ZKLOCK.lockSettings();
+	}
+
+}
