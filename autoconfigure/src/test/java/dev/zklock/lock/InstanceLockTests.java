@@ -186,6 +186,34 @@ class InstanceLockTests {
 	}
 
 	@Test
+	void twoBusyInstancesShareTheKey() throws Exception {
+		List<ZkLockTemplate> instances = List.of(instance(LockSettings.DEFAULTS), instance(LockSettings.DEFAULTS));
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicInteger[] grants = { new AtomicInteger(), new AtomicInteger() };
+		List<Future<?>> workers = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			ZkLockTemplate instance = instances.get(i);
+			AtomicInteger count = grants[i];
+			for (int t = 0; t < 4; t++) {
+				workers.add(this.executor.submit(() -> {
+					while (running.get()) {
+						instance.execute("shared-by-two", (lock) -> count.incrementAndGet());
+					}
+					return null;
+				}));
+			}
+		}
+		Thread.sleep(4000);
+		running.set(false);
+		for (Future<?> worker : workers) {
+			worker.get(30, TimeUnit.SECONDS);
+		}
+		int total = grants[0].get() + grants[1].get();
+		assertThat(Math.min(grants[0].get(), grants[1].get())).as("the smaller share of %d grants", total)
+			.isGreaterThan(total * 30 / 100);
+	}
+
+	@Test
 	void sessionExpiryLosesEveryLocalHolderAndWaitersGetANewNode() throws Exception {
 		CuratorFramework client = this.support.client(Duration.ofSeconds(4));
 		ZkLockTemplate instance = this.support.template(client, HANDOFF);
