@@ -197,7 +197,10 @@ class InstanceLockTests {
 			for (int t = 0; t < 4; t++) {
 				workers.add(this.executor.submit(() -> {
 					while (running.get()) {
-						instance.execute("shared-by-two", (lock) -> count.incrementAndGet());
+						instance.execute("shared-by-two", (lock) -> {
+							Thread.sleep(1);
+							return count.incrementAndGet();
+						});
 					}
 					return null;
 				}));
