@@ -185,6 +185,10 @@ public final class LockEngine implements AutoCloseable {
 		return this.settings;
 	}
 
+	PauseMonitor pauseMonitor() {
+		return this.pauseMonitor;
+	}
+
 	int pathCacheSize() {
 		return this.paths.size();
 	}

@@ -34,8 +34,15 @@ final class LockTestSupport implements AutoCloseable {
 	}
 
 	CuratorFramework client(Duration sessionTimeout) {
+		return client(this.server.getConnectString(), sessionTimeout);
+	}
+
+	/**
+	 * Return a client of the test server reached through the given address (a proxy).
+	 */
+	CuratorFramework client(String connectString, Duration sessionTimeout) {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
+			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs(5000)
 			.retryPolicy(new ExponentialBackoffRetry(50, 5, 1000))
