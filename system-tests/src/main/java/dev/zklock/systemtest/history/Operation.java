@@ -71,6 +71,17 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	}
 
 	/**
+	 * Create a change of a process's connection to ZooKeeper ({@link OpKind#CONNECTION}).
+	 * @param process the application process
+	 * @param time when the process learnt of it
+	 * @param state the new state, such as {@code SUSPENDED}
+	 * @return the event
+	 */
+	public static Operation connection(String process, long time, String state) {
+		return new Operation(process, OpKind.CONNECTION, "zookeeper", time, time, null, Outcome.OK, null, state);
+	}
+
+	/**
 	 * Return a copy with the register value written or read.
 	 * @param value the value
 	 * @return the copy

@@ -3,6 +3,7 @@ package dev.zklock.systemtest.fault;
 import java.util.List;
 
 import dev.zklock.systemtest.check.Checker;
+import dev.zklock.systemtest.check.Invariant;
 import dev.zklock.systemtest.history.History;
 import dev.zklock.systemtest.history.OpKind;
 import dev.zklock.systemtest.history.Operation;
@@ -34,12 +35,13 @@ class RunSummaryTests {
 	}
 
 	@Test
-	void ticksOfAPausedLeaderAfterTheNewLeadersFirstTickAreStale() {
+	void ticksOfAPausedLeaderAfterTheNewLeadersFirstTickAreStaleAndAViolation() {
 		Fault pause = new Fault(Nemesis.PAUSE_HOLDER, "app-1", 1_000, 5_000, "holding counter");
 		History history = History.of(List.of(tick("app-1", 900, 1), tick("app-2", 4_200, 2), tick("app-1", 5_010, 1),
 				tick("app-2", 5_020, 2), tick("app-1", 5_060, 1), revoked("app-1", 5_100, 1), tick("app-2", 5_070, 2)));
 		RunSummary summary = summary(history, pause);
-		assertThat(summary.report().violations()).isEmpty();
+		assertThat(summary.report().violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.invariant()).isEqualTo(Invariant.STALE_TICK));
 		assertThat(summary.staleTicks()).singleElement().satisfies((stale) -> {
 			assertThat(stale.count()).isEqualTo(2);
 			assertThat(stale.spanMillis()).isEqualTo(51);
