@@ -170,6 +170,31 @@ final class Cluster implements AutoCloseable {
 	}
 
 	/**
+	 * Stop the workload: every application process that runs, gracefully, one after the other,
+	 * so that each logs the operations it was running.
+	 */
+	void stopApps() {
+		for (AppProcess app : this.apps) {
+			if (app.isPaused()) {
+				app.resume();
+			}
+			if (app.isRunning()) {
+				app.stop();
+			}
+		}
+	}
+
+	/**
+	 * Check the invariants on the history of a stopped workload and the registers: every write
+	 * the registers accepted must then be accounted for.
+	 * @param history the history, read once the workload has stopped
+	 * @return the report
+	 */
+	CheckReport checkStopped(History history) {
+		return Checker.checkStopped(history, this.register.states(), AppProcess.INCREMENTING_THREADS);
+	}
+
+	/**
 	 * Wait until every running application process has completed a locked operation ok, and
 	 * some process an ok leader tick, since the given time.
 	 * @param since epoch milliseconds

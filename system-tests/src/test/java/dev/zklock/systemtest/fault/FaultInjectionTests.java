@@ -50,6 +50,8 @@ class FaultInjectionTests {
 
 	private FaultRun run;
 
+	private boolean finished;
+
 	@BeforeAll
 	void startCluster() {
 		this.run = FaultRun.start("short");
@@ -58,7 +60,7 @@ class FaultInjectionTests {
 	@AfterAll
 	void summarizeAndStop() {
 		try {
-			if (this.run != null) {
+			if (this.run != null && !this.finished) {
 				this.run.summarize(this.seed);
 			}
 		}
@@ -142,7 +144,7 @@ class FaultInjectionTests {
 	@Test
 	@Order(5)
 	void killOfAZooKeeperFollower() {
-		Fault fault = faults().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		Fault fault = this.run.servers().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}
@@ -150,7 +152,7 @@ class FaultInjectionTests {
 	@Test
 	@Order(6)
 	void killOfTheZooKeeperLeader() {
-		Fault fault = faults().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		Fault fault = this.run.servers().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}
@@ -165,6 +167,17 @@ class FaultInjectionTests {
 		long kills = cluster().faults().stream().filter((fault) -> fault.nemesis() == Nemesis.KILL_APP).count();
 		assertThat(report.damagedLines()).as("history lines damaged, at most one per kill").hasSizeLessThanOrEqualTo(
 				(int) kills);
+	}
+
+	@Test
+	@Order(100)
+	void finalCheckOnceTheWorkloadHasStopped() {
+		this.finished = true;
+		RunSummary summary = this.run.finish(this.seed);
+		assertThat(summary.report().violations()).as("invariant violations (seed %d); report:%n%s", this.seed, summary)
+			.isEmpty();
+		assertThat(summary.staleTicks()).as("ticks of an old leader after the new leader's first tick").isEmpty();
+		assertThat(summary.commit()).as("commit of the run").doesNotStartWith("unknown");
 	}
 
 	private CheckReport checkWithoutViolations() {

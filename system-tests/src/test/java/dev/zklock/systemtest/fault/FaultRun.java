@@ -6,7 +6,11 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
+import dev.zklock.systemtest.check.CheckReport;
+import dev.zklock.systemtest.fault.NemesisSchedule.Overlap;
 import dev.zklock.systemtest.fault.NemesisSchedule.Step;
 import dev.zklock.systemtest.history.History;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +31,7 @@ final class FaultRun implements AutoCloseable {
 	 */
 	static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(90);
 
-	static final List<String> KEYS = List.of("counter", "mix");
+	static final List<String> KEYS = List.of("counter", "mix", "kept");
 
 	private final String name;
 
@@ -35,12 +39,15 @@ final class FaultRun implements AutoCloseable {
 
 	private final Faults faults;
 
+	private final ServerFaults servers;
+
 	private final long started;
 
 	private FaultRun(String name, Cluster cluster, long started) {
 		this.name = name;
 		this.cluster = cluster;
 		this.faults = new Faults(cluster);
+		this.servers = new ServerFaults(cluster, this.faults);
 		this.started = started;
 	}
 
@@ -86,6 +93,10 @@ final class FaultRun implements AutoCloseable {
 		return this.faults;
 	}
 
+	ServerFaults servers() {
+		return this.servers;
+	}
+
 	/**
 	 * Wait until every running process makes progress after a fault.
 	 */
@@ -107,8 +118,8 @@ final class FaultRun implements AutoCloseable {
 		long deadline = System.nanoTime() + length.toNanos();
 		while (System.nanoTime() - deadline < 0) {
 			Step step = schedule.next();
-			Fault fault = apply(step);
-			awaitRecovery(fault);
+			List<Fault> faults = apply(step);
+			faults.forEach(this::awaitRecovery);
 			long left = (deadline - System.nanoTime()) / 1_000_000;
 			Cluster.sleep(Math.max(0, Math.min(step.quiet().toMillis(), left)));
 		}
@@ -117,29 +128,96 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * Inject one fault of a schedule.
+	 * Inject one step of a schedule: one fault, or two that overlap, the second beginning the
+	 * step's offset after the first. The targets of both are chosen before either begins, and
+	 * differ.
+	 * @return the faults, once all are healed
 	 */
-	Fault apply(Step step) {
+	List<Fault> apply(Step step) {
+		Overlap overlap = step.overlap();
+		if (overlap == null) {
+			return List.of(apply(step, target(step, Set.of()), Set.of()));
+		}
+		Step second = overlap.step();
+		AppProcess firstTarget = target(step, Set.of());
+		AppProcess secondTarget = target(second, names(firstTarget));
+		System.out.println("[nemesis] overlapping " + step.nemesis().label() + " and " + second.nemesis().label() + " "
+				+ overlap.offset().toMillis() + " ms later");
+		CompletableFuture<Fault> first = CompletableFuture.supplyAsync(
+				() -> apply(step, firstTarget, names(secondTarget)),
+				(task) -> new Thread(task, "nemesis-overlap").start());
+		Cluster.sleep(overlap.offset().toMillis());
+		Fault later = apply(second, secondTarget, names(firstTarget));
+		return List.of(first.join(), later);
+	}
+
+	private Fault apply(Step step, @Nullable AppProcess target, Set<String> excluded) {
+		Random random = new Random(step.choiceSeed());
 		return switch (step.nemesis()) {
-			case KILL_APP -> this.faults.killApp(target(step), step.duration());
-			case STOP_APP -> this.faults.stopApp(target(step), step.duration());
-			case PAUSE_HOLDER -> this.faults.pauseHolder(KEYS, step.duration(), new Random(step.choiceSeed())).fault();
-			case PARTITION_APP -> this.faults.partitionApp(target(step), step.duration());
-			case KILL_ZK_FOLLOWER -> this.faults.killZooKeeper(false, step.duration(), new Random(step.choiceSeed()));
-			case KILL_ZK_LEADER -> this.faults.killZooKeeper(true, step.duration(), new Random(step.choiceSeed()));
+			case KILL_APP -> this.faults.killApp(required(target), step.duration());
+			case STOP_APP -> this.faults.stopApp(required(target), step.duration());
+			case PAUSE_HOLDER -> this.faults.pauseHolder(KEYS, step.duration(), random, excluded).fault();
+			case PARTITION_APP -> this.faults.partitionApp(required(target), step.duration());
+			case SLOW_APP -> this.faults.slowApp(required(target), step.delay(), step.duration());
+			case KILL_ZK_FOLLOWER -> this.servers.killZooKeeper(false, step.duration(), random);
+			case KILL_ZK_LEADER -> this.servers.killZooKeeper(true, step.duration(), random);
+			case PAUSE_ZK -> this.servers.pauseZooKeeper(step.atLeader(), step.duration(), random);
 		};
 	}
 
 	/**
-	 * Check the history so far and summarize the run.
+	 * Return the application process a step hits, other than the excluded ones, or none for a
+	 * step that hits no given process (a pause finds its holder, a server fault its server).
+	 */
+	private @Nullable AppProcess target(Step step, Set<String> excluded) {
+		if (!step.nemesis().targetsApp() || step.nemesis() == Nemesis.PAUSE_HOLDER) {
+			return null;
+		}
+		AppProcess target = step.atLeader() ? this.faults.leaderApp() : this.cluster.app(step.app());
+		if (!excluded.contains(target.name())) {
+			return target;
+		}
+		List<AppProcess> others = this.cluster.apps().stream().filter((app) -> !excluded.contains(app.name())).toList();
+		return others.get(Math.floorMod(step.choiceSeed(), others.size()));
+	}
+
+	private static AppProcess required(@Nullable AppProcess target) {
+		if (target == null) {
+			throw new IllegalStateException("A fault of an application process has no target");
+		}
+		return target;
+	}
+
+	private static Set<String> names(@Nullable AppProcess target) {
+		return (target != null) ? Set.of(target.name()) : Set.of();
+	}
+
+	/**
+	 * Stop the workload, check its complete history and summarize the run.
+	 * @param seed the seed of its random schedule, if any
+	 * @return the summary, also written to the run's folder
+	 */
+	RunSummary finish(@Nullable Long seed) {
+		long duration = System.currentTimeMillis() - this.started;
+		this.cluster.stopApps();
+		History history = this.cluster.history();
+		return summarize(seed, duration, history, this.cluster.checkStopped(history));
+	}
+
+	/**
+	 * Check the history so far, the workload still running, and summarize the run.
 	 * @param seed the seed of its random schedule, if any
 	 * @return the summary, also written to the run's folder
 	 */
 	RunSummary summarize(@Nullable Long seed) {
 		long duration = System.currentTimeMillis() - this.started;
 		History history = this.cluster.history();
-		RunSummary summary = new RunSummary(this.name, seed, duration, this.cluster.check(history), this.cluster.faults(),
-				history);
+		return summarize(seed, duration, history, this.cluster.check(history));
+	}
+
+	private RunSummary summarize(@Nullable Long seed, long duration, History history, CheckReport report) {
+		RunSummary summary = new RunSummary(this.name, GitCommit.describe(), seed, duration, report,
+				this.cluster.faults(), history);
 		summary.writeTo(this.cluster.folder().resolve("summary.txt"));
 		System.out.println("[run] " + this.name + " summary (" + this.cluster.folder().resolve("summary.txt") + "):\n"
 				+ summary);
@@ -149,10 +227,6 @@ final class FaultRun implements AutoCloseable {
 	@Override
 	public void close() {
 		this.cluster.close();
-	}
-
-	private AppProcess target(Step step) {
-		return step.atLeader() ? this.faults.leaderApp() : this.cluster.app(step.app());
 	}
 
 }

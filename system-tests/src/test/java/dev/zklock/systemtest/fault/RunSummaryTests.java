@@ -57,7 +57,7 @@ class RunSummaryTests {
 	}
 
 	private static RunSummary summary(History history, Fault... faults) {
-		return new RunSummary("test", 42L, 60_000, Checker.check(history, List.of()), List.of(faults), history);
+		return new RunSummary("test", "v1-dirty", 42L, 60_000, Checker.check(history, List.of()), List.of(faults), history);
 	}
 
 	private static Operation tick(String process, long start, long epoch) {
