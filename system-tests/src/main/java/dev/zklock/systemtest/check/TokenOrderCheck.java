@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * higher token than every ok exclusive one that ended before it started. Both intervals lie
  * inside their grants, so the earlier grant came first in real time. A library that hands the
  * same token to two grants, or takes a grant's token from before an earlier grant, breaks it even
- * where the register's fence lets it pass ({@code >=}).
+ * where the register's fence lets it pass ({@code >=}). Compared on the operations'
+ * {@link Timeline}.
  */
 final class TokenOrderCheck {
 
@@ -28,15 +29,16 @@ final class TokenOrderCheck {
 	 */
 	static List<Violation> check(List<Operation> operations) {
 		List<Operation> ok = operations.stream().filter((operation) -> operation.isOk() && operation.token() != null).toList();
-		List<Operation> byStart = ok.stream().sorted(Comparator.comparingLong(Operation::start)).toList();
-		List<Operation> byEnd = ok.stream().sorted(Comparator.comparingLong(Operation::end)).toList();
+		Timeline time = Timeline.of(ok);
+		List<Operation> byStart = ok.stream().sorted(Comparator.comparingLong(time::start)).toList();
+		List<Operation> byEnd = ok.stream().sorted(Comparator.comparingLong(time::end)).toList();
 		List<Violation> violations = new ArrayList<>();
 		// Sweep by start, with the highest token of the operations ended before: all, and exclusive only.
 		Operation highestOfAll = null;
 		Operation highestExclusive = null;
 		int ended = 0;
 		for (Operation operation : byStart) {
-			while (ended < byEnd.size() && byEnd.get(ended).end() < operation.start()) {
+			while (ended < byEnd.size() && time.end(byEnd.get(ended)) < time.start(operation)) {
 				Operation done = byEnd.get(ended++);
 				highestOfAll = higher(highestOfAll, done);
 				if (done.kind().isExclusive()) {

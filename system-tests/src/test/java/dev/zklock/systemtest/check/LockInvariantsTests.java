@@ -201,6 +201,18 @@ class LockInvariantsTests {
 		assertThat(Checker.checkStopped(History.of(List.of()), List.of(unfenced), 1).violations()).isEmpty();
 	}
 
+	@Test
+	void overlapsAreJudgedOnTheMonotonicClockWhenEveryOperationRecordedIt() {
+		// Within the same millisecond on the wall clock, 0.4 ms apart on the monotonic one.
+		Operation first = excl("p1", "counter", 0, 10, 1, OK).withNanos(1_000_000, 10_400_000);
+		Operation second = excl("p2", "counter", 10, 20, 2, OK).withNanos(10_000_000, 20_000_000);
+		assertThat(check(List.of(first, second)).violationsOf(Invariant.EXCLUSION)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message()).endsWith("at once for 0.400 ms"));
+		// The wall clock stepped back 5 ms between them: they overlap on it, not in fact.
+		Operation afterStep = excl("p2", "counter", 5, 15, 2, OK).withNanos(10_500_000, 20_500_000);
+		assertThat(check(List.of(first, afterStep)).violations()).isEmpty();
+	}
+
 	private static CheckReport check(List<Operation> operations, RegisterState... registers) {
 		return Checker.check(History.of(operations), List.of(registers));
 	}
