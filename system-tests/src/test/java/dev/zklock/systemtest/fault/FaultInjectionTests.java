@@ -9,6 +9,7 @@ import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Failover;
 import dev.zklock.systemtest.fault.ClusterObserver.Holder;
 import dev.zklock.systemtest.fault.Faults.PausedHolder;
+import dev.zklock.systemtest.fault.NemesisSchedule.Step;
 import dev.zklock.systemtest.history.Operation;
 import dev.zklock.systemtest.history.Outcome;
 import org.junit.jupiter.api.AfterAll;
@@ -54,7 +55,7 @@ class FaultInjectionTests {
 
 	@BeforeAll
 	void startCluster() {
-		this.run = FaultRun.start("short");
+		this.run = FaultRun.start("short", false);
 	}
 
 	@AfterAll
@@ -159,6 +160,23 @@ class FaultInjectionTests {
 
 	@Test
 	@Order(7)
+	void killNineOfTheLeaderProcessOverlappedByAKillOfTheZooKeeperLeader() {
+		AppProcess leader = faults().leaderApp();
+		Step zooKeeperLeaderKill = new Step(Nemesis.KILL_ZK_LEADER, true, "", ZOOKEEPER_DOWNTIME, Duration.ZERO,
+				this.seed, null);
+		Step step = new Step(Nemesis.KILL_APP, true, "", Duration.ofSeconds(2), Duration.ZERO, this.seed, null)
+			.overlappedBy(zooKeeperLeaderKill, Duration.ofMillis(500));
+		List<Fault> faults = this.run.apply(step);
+		assertThat(faults).extracting(Fault::nemesis).containsExactly(Nemesis.KILL_APP, Nemesis.KILL_ZK_LEADER);
+		assertThat(faults.get(1).start()).as("the second fault began while the first lasted")
+			.isBetween(faults.get(0).start(), faults.get(0).end());
+		faults.forEach(this.run::awaitRecovery);
+		CheckReport report = checkWithoutViolations();
+		assertThat(failoversFrom(report, leader, faults.get(0))).as("leader failovers after the kill").isNotEmpty();
+	}
+
+	@Test
+	@Order(8)
 	void randomScheduleOfFaults() {
 		Duration length = DurationStyle.detectAndParse(System.getProperty(SCHEDULE_PROPERTY, "60s"));
 		List<Fault> faults = this.run.run(new NemesisSchedule(this.seed, cluster().apps().size()), length);

@@ -54,14 +54,15 @@ final class FaultRun implements AutoCloseable {
 	/**
 	 * Start a run's cluster and wait until it makes progress.
 	 * @param name the run's name, which its folder starts with
+	 * @param durable whether the ZooKeeper servers sync to disk ({@code forceSync=yes})
 	 * @return the run
 	 */
-	static FaultRun start(String name) {
+	static FaultRun start(String name, boolean durable) {
 		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
 		Path folder = Path.of("target", "system-tests", name + "-" + stamp).toAbsolutePath();
 		System.out.println("[run] " + name + ": output in " + folder);
 		long started = System.currentTimeMillis();
-		Cluster cluster = Cluster.start(folder);
+		Cluster cluster = Cluster.start(folder, durable);
 		try {
 			cluster.awaitProgress(started, RECOVERY_TIMEOUT);
 		}

@@ -112,7 +112,16 @@ record RunSummary(String name, String commit, @Nullable Long seed, long duration
 				.map((entry) -> entry.getKey().label() + "=" + entry.getValue())
 				.collect(Collectors.joining(", ")))
 			.append(")\n");
-		text.append("Invariant violations: ").append(this.report.violations().size()).append('\n');
+		text.append("Invariant violations: ").append(this.report.violations().size())
+			.append(this.report.violations().isEmpty() ? "" : " (" + this.report.violations()
+				.stream()
+				.collect(Collectors.groupingBy((violation) -> violation.invariant().name(), TreeMap::new,
+						Collectors.counting()))
+				.entrySet()
+				.stream()
+				.map((entry) -> entry.getKey() + "=" + entry.getValue())
+				.collect(Collectors.joining(", ")) + ")")
+			.append('\n');
 		text.append("Lost updates of the unfenced registers (what the lock alone let through): ")
 			.append(this.report.registers()
 				.stream()
@@ -122,7 +131,12 @@ record RunSummary(String name, String commit, @Nullable Long seed, long duration
 				.collect(Collectors.joining(", ")))
 			.append('\n');
 		text.append("Leader failovers, from the fault to the new leader's first tick, by cause:\n");
-		failoverTable(text);
+		table(text, failovers().stream()
+			.collect(Collectors.groupingBy(CausedFailover::causeLabel, TreeMap::new,
+					Collectors.mapping(CausedFailover::sinceFaultMillis, Collectors.toList()))));
+		text.append("Lock stalls on 'counter', the longest time without an ok operation on it from the fault's start to "
+				+ LockStalls.AFTER_HEAL_MILLIS + " ms after it was healed, by fault:\n");
+		table(text, LockStalls.byFault(this.history, "counter", this.faults));
 		List<StaleTicks> stale = staleTicks();
 		text.append("Failovers in which the old leader still ticked after the new leader's first tick (each a "
 				+ "STALE_TICK violation): ")
@@ -143,12 +157,7 @@ record RunSummary(String name, String commit, @Nullable Long seed, long duration
 		return text.toString();
 	}
 
-	private void failoverTable(StringBuilder text) {
-		Map<String, List<Long>> byCause = new TreeMap<>();
-		for (CausedFailover failover : failovers()) {
-			byCause.computeIfAbsent(failover.causeLabel(), (cause) -> new ArrayList<>())
-				.add(failover.sinceFaultMillis());
-		}
+	private static void table(StringBuilder text, Map<String, List<Long>> byCause) {
 		if (byCause.isEmpty()) {
 			text.append("  none\n");
 		}

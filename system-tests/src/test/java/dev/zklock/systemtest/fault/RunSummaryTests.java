@@ -56,6 +56,23 @@ class RunSummaryTests {
 		assertThat(summary(history).staleTicks()).extracting(StaleTicks::count).isEmpty();
 	}
 
+	@Test
+	void lockStallsAreTheLongestGapsBetweenOkOperationsAroundEachFault() {
+		List<Operation> operations = new java.util.ArrayList<>();
+		for (long start = 0; start < 30_000; start += 100) {
+			if (start < 5_000 || start >= 8_200) {
+				operations.add(Operation.of("app-1", OpKind.EXCLUSIVE_INCREMENT, "counter", start, start + 10, start,
+						Outcome.OK));
+			}
+		}
+		Fault kill = new Fault(Nemesis.KILL_APP, "app-2", 5_050, 6_000, "");
+		Fault quiet = new Fault(Nemesis.STOP_APP, "app-3", 17_000, 17_500, "");
+		RunSummary summary = summary(History.of(operations), kill, quiet);
+		assertThat(LockStalls.byFault(summary.history(), "counter", summary.faults())).containsEntry("kill-app",
+				List.of(3_150L)).containsEntry("stop-app", List.of(90L));
+		assertThat(summary.toString()).contains("kill-app: n=1, min=3150 median=3150 max=3150 ms");
+	}
+
 	private static RunSummary summary(History history, Fault... faults) {
 		return new RunSummary("test", "v1-dirty", 42L, 60_000, Checker.check(history, List.of()), List.of(faults), history);
 	}

@@ -26,7 +26,7 @@ class SoakTests {
 		Duration duration = DurationStyle.detectAndParse(System.getProperty(DURATION_PROPERTY));
 		long seed = FaultRun.seed();
 		System.out.println("[run] soak: " + duration + ", seed " + seed);
-		try (FaultRun run = FaultRun.start("soak")) {
+		try (FaultRun run = FaultRun.start("soak", true)) {
 			run.run(new NemesisSchedule(seed, run.cluster().apps().size()), duration);
 			RunSummary summary = run.finish(seed);
 			CheckReport report = summary.report();
