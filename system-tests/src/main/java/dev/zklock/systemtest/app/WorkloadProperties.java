@@ -105,14 +105,6 @@ public class WorkloadProperties {
 		this.keptKeyPause = keptKeyPause;
 	}
 
-	/**
-	 * Return the number of this process's threads that increment a register.
-	 * @return the counter, mix and kept-key threads
-	 */
-	public int incrementingThreads() {
-		return this.counterThreads + this.mixThreads + ((this.keptKeyPause != null) ? 1 : 0);
-	}
-
 	public int getMixThreads() {
 		return this.mixThreads;
 	}

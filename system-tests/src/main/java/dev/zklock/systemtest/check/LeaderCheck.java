@@ -111,7 +111,9 @@ final class LeaderCheck {
 	 * No tick of a term starts after a term with a higher epoch began.
 	 */
 	private void checkStaleTicks(List<Violation> violations) {
-		List<LeaderTerm> byEpoch = this.terms.stream().sorted(Comparator.comparingLong(LeaderTerm::epoch).reversed()).toList();
+		List<LeaderTerm> byEpoch = this.terms.stream()
+			.sorted(Comparator.comparingLong(LeaderTerm::epoch).reversed())
+			.toList();
 		LeaderTerm earliestLater = null;
 		for (LeaderTerm term : byEpoch) {
 			if (earliestLater != null) {

@@ -21,7 +21,8 @@ record Timeline(boolean monotonic) {
 	 * @return the timeline
 	 */
 	static Timeline of(List<Operation> operations) {
-		return new Timeline(!operations.isEmpty() && operations.stream().allMatch((operation) -> operation.startNanos() != null));
+		return new Timeline(!operations.isEmpty()
+				&& operations.stream().allMatch((operation) -> operation.startNanos() != null));
 	}
 
 	long start(Operation operation) {

@@ -28,7 +28,9 @@ final class TokenOrderCheck {
 	 * @return the violations
 	 */
 	static List<Violation> check(List<Operation> operations) {
-		List<Operation> ok = operations.stream().filter((operation) -> operation.isOk() && operation.token() != null).toList();
+		List<Operation> ok = operations.stream()
+			.filter((operation) -> operation.isOk() && operation.token() != null)
+			.toList();
 		Timeline time = Timeline.of(ok);
 		List<Operation> byStart = ok.stream().sorted(Comparator.comparingLong(time::start)).toList();
 		List<Operation> byEnd = ok.stream().sorted(Comparator.comparingLong(time::end)).toList();

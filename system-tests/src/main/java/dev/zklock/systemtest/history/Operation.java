@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param endNanos {@link System#nanoTime()} at the end, if recorded
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({ "process", "kind", "key", "start", "end", "token", "outcome", "value", "detail", "startNanos", "endNanos" })
+@JsonPropertyOrder({ "process", "kind", "key", "start", "end", "token", "outcome", "value", "detail", "startNanos",
+		"endNanos" })
 public record Operation(String process, OpKind kind, String key, long start, long end, @Nullable Long token,
 		Outcome outcome, @Nullable Long value, @Nullable String detail, @Nullable Long startNanos,
 		@Nullable Long endNanos) {

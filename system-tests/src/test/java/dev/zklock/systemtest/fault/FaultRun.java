@@ -43,8 +43,11 @@ final class FaultRun implements AutoCloseable {
 
 	private final long started;
 
-	private FaultRun(String name, Cluster cluster, long started) {
+	private final String commit;
+
+	private FaultRun(String name, Cluster cluster, long started, String commit) {
 		this.name = name;
+		this.commit = commit;
 		this.cluster = cluster;
 		this.faults = new Faults(cluster);
 		this.servers = new ServerFaults(cluster, this.faults);
@@ -62,6 +65,8 @@ final class FaultRun implements AutoCloseable {
 		Path folder = Path.of("target", "system-tests", name + "-" + stamp).toAbsolutePath();
 		System.out.println("[run] " + name + ": output in " + folder);
 		long started = System.currentTimeMillis();
+		// Described at the start: the work tree may change while a long run goes on.
+		String commit = GitCommit.describe();
 		Cluster cluster = Cluster.start(folder, durable);
 		try {
 			cluster.awaitProgress(started, RECOVERY_TIMEOUT);
@@ -75,7 +80,7 @@ final class FaultRun implements AutoCloseable {
 			}
 			throw ex;
 		}
-		return new FaultRun(name, cluster, started);
+		return new FaultRun(name, cluster, started, commit);
 	}
 
 	/**
@@ -217,7 +222,7 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	private RunSummary summarize(@Nullable Long seed, long duration, History history, CheckReport report) {
-		RunSummary summary = new RunSummary(this.name, GitCommit.describe(), seed, duration, report,
+		RunSummary summary = new RunSummary(this.name, this.commit, seed, duration, report,
 				this.cluster.faults(), history);
 		summary.writeTo(this.cluster.folder().resolve("summary.txt"));
 		System.out.println("[run] " + this.name + " summary (" + this.cluster.folder().resolve("summary.txt") + "):\n"

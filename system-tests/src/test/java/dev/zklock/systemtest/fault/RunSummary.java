@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * @param faults the faults injected
  * @param history the history the report was made of
  */
-record RunSummary(String name, String commit, @Nullable Long seed, long durationMillis, CheckReport report, List<Fault> faults,
-		History history) {
+record RunSummary(String name, String commit, @Nullable Long seed, long durationMillis, CheckReport report,
+		List<Fault> faults, History history) {
 
 	/**
 	 * How long before a leader's last tick a fault on it may begin and still be its cause: a
