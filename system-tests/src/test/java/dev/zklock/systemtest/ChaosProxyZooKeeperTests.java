@@ -101,6 +101,29 @@ class ChaosProxyZooKeeperTests {
 		}
 	}
 
+	@Test
+	void aDelaySlowsEveryRoundTripWithoutLosingTheSessionAndEndsWhenLifted() throws Exception {
+		BlockingQueue<ConnectionState> states = new LinkedBlockingQueue<>();
+		try (ChaosProxy proxy = ChaosProxy.start(connectString());
+				CuratorFramework client = client(proxy.connectString(), states, CUT_SESSION_TIMEOUT_MILLIS)) {
+			client.create().forPath("/slow", new byte[0]);
+			proxy.delay(Duration.ofMillis(200));
+			for (int i = 0; i < 5; i++) {
+				long start = System.nanoTime();
+				client.setData().forPath("/slow", new byte[] { (byte) i });
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a round trip through a delay of 200 ms each way")
+					.isGreaterThanOrEqualTo(Duration.ofMillis(400));
+			}
+			proxy.delay(Duration.ZERO);
+			long start = System.nanoTime();
+			client.setData().forPath("/slow", new byte[] { 9 });
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a round trip once the delay is lifted")
+				.isLessThan(Duration.ofMillis(400));
+			assertThat(client.getData().forPath("/slow")).containsExactly(9);
+			assertThat(states).as("connection changes").isEmpty();
+		}
+	}
+
 	private static String connectString() {
 		return InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getPort();
 	}

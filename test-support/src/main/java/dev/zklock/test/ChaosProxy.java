@@ -52,6 +52,8 @@ public final class ChaosProxy implements AutoCloseable {
 
 	private volatile Mode mode = Mode.PASS;
 
+	private volatile long delayNanos;
+
 	private ChaosProxy() {
 	}
 
@@ -155,6 +157,20 @@ public final class ChaosProxy implements AutoCloseable {
 				}
 			}
 		}
+	}
+
+	/**
+	 * Delay every byte forwarded from now on, each way, by the given time, as a slow link would;
+	 * {@code Duration.ZERO} ends the delay (bytes already delayed still arrive after theirs).
+	 * Independent of the mode: a blackhole drops delayed bytes too.
+	 * @param delay the delay each way
+	 */
+	public void delay(Duration delay) {
+		this.delayNanos = delay.toNanos();
+	}
+
+	long delayNanos() {
+		return this.delayNanos;
 	}
 
 	/**

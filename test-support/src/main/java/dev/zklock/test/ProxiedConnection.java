@@ -5,6 +5,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.Arrays;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.jspecify.annotations.Nullable;
@@ -89,9 +93,19 @@ final class ProxiedConnection {
 		try {
 			InputStream in = from.getInputStream();
 			OutputStream out = (to != null) ? to.getOutputStream() : null;
+			DelayedWriter delayed = null;
 			int count;
 			while ((count = in.read(buffer)) >= 0) {
-				if (out != null && isForwarding()) {
+				long delay = this.proxy.delayNanos();
+				if (out != null && isForwarding() && (delay > 0 || delayed != null)) {
+					// Once delayed, always through the queue, so that bytes stay in order.
+					if (delayed == null) {
+						delayed = new DelayedWriter(out);
+						this.proxy.startThread("delay-" + this.client.getPort(), delayed::run);
+					}
+					delayed.add(Arrays.copyOf(buffer, count), System.nanoTime() + delay);
+				}
+				else if (out != null && isForwarding()) {
 					out.write(buffer, 0, count);
 				}
 				else {
@@ -103,6 +117,55 @@ final class ProxiedConnection {
 			// the stream ended, as at end of stream
 		}
 		ended(from);
+	}
+
+	/**
+	 * Writes the bytes read from one side to the other once their delay has passed, in order.
+	 */
+	private final class DelayedWriter {
+
+		private final OutputStream out;
+
+		private final BlockingQueue<DelayedBytes> queue = new LinkedBlockingQueue<>();
+
+		private long lastDue;
+
+		DelayedWriter(OutputStream out) {
+			this.out = out;
+		}
+
+		synchronized void add(byte[] bytes, long due) {
+			this.lastDue = (this.lastDue == 0) ? due : Math.max(due, this.lastDue);
+			this.queue.add(new DelayedBytes(bytes, this.lastDue));
+		}
+
+		void run() {
+			try {
+				while (!ProxiedConnection.this.closed.get()) {
+					DelayedBytes next = this.queue.poll(100, TimeUnit.MILLISECONDS);
+					if (next == null) {
+						continue;
+					}
+					long wait = next.due() - System.nanoTime();
+					if (wait > 0) {
+						TimeUnit.NANOSECONDS.sleep(wait);
+					}
+					if (!isForwarding()) {
+						markDropped();
+						return;
+					}
+					this.out.write(next.bytes());
+				}
+			}
+			catch (IOException | InterruptedException ex) {
+				close(true);
+			}
+		}
+
+	}
+
+	private record DelayedBytes(byte[] bytes, long due) {
+
 	}
 
 	private boolean isForwarding() {

@@ -18,6 +18,10 @@ final class Attempt {
 
 	private long end;
 
+	private long startNanos;
+
+	private long endNanos;
+
 	private @Nullable Long token;
 
 	private @Nullable Long value;
@@ -26,6 +30,7 @@ final class Attempt {
 	 * Record that the lock was granted: first thing in the locked code.
 	 */
 	void begin(long fencingToken) {
+		this.startNanos = System.nanoTime();
 		this.start = System.currentTimeMillis();
 		this.token = fencingToken;
 	}
@@ -42,6 +47,7 @@ final class Attempt {
 	 */
 	void finish() {
 		this.end = System.currentTimeMillis();
+		this.endNanos = System.nanoTime();
 	}
 
 	/**
@@ -52,6 +58,7 @@ final class Attempt {
 		long returned = System.currentTimeMillis();
 		Operation operation = (this.token != null)
 				? Operation.of(process, kind, key, this.start, Math.max(this.start, this.end), this.token, outcome)
+					.withNanos(this.startNanos, Math.max(this.startNanos, this.endNanos))
 				: Operation.of(process, kind, key, this.called, returned, null, outcome);
 		if (this.value != null) {
 			operation = operation.withValue(this.value);

@@ -17,15 +17,19 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The threads that loop over the locked operations while the application runs: one increments
- * the {@value #COUNTER} register, the others mix shared reads and exclusive increments of the
- * {@value #MIX} register. Every operation goes to the history with its outcome.
+ * The threads that loop over the locked operations while the application runs: some increment
+ * the {@value #COUNTER} register (several threads of a process hand its lock to one another),
+ * others mix shared reads and exclusive increments of the {@value #MIX} register, and one may
+ * increment the {@value #KEPT} register with a pause between increments. Every operation goes to
+ * the history with its outcome.
  */
 class LockWorkers implements SmartLifecycle {
 
 	static final String COUNTER = "counter";
 
 	static final String MIX = "mix";
+
+	static final String KEPT = "kept";
 
 	private static final Log logger = LogFactory.getLog(LockWorkers.class);
 
@@ -52,7 +56,16 @@ class LockWorkers implements SmartLifecycle {
 	@Override
 	public synchronized void start() {
 		this.running = true;
-		this.threads.add(thread("counter-worker", () -> operate(OpKind.EXCLUSIVE_INCREMENT, COUNTER)));
+		for (int i = 1; i <= this.properties.getCounterThreads(); i++) {
+			this.threads.add(thread("counter-worker-" + i, () -> operate(OpKind.EXCLUSIVE_INCREMENT, COUNTER)));
+		}
+		Duration keptKeyPause = this.properties.getKeptKeyPause();
+		if (keptKeyPause != null) {
+			this.threads.add(thread("kept-worker", () -> {
+				operate(OpKind.EXCLUSIVE_INCREMENT, KEPT);
+				sleep(keptKeyPause.toMillis());
+			}));
+		}
 		for (int i = 1; i <= this.properties.getMixThreads(); i++) {
 			this.threads.add(thread("mix-worker-" + i, () -> operate(mixKind(), MIX)));
 		}
@@ -131,8 +144,12 @@ class LockWorkers implements SmartLifecycle {
 	}
 
 	private void backOff() {
+		sleep(BACK_OFF_MILLIS);
+	}
+
+	private void sleep(long millis) {
 		try {
-			Thread.sleep(BACK_OFF_MILLIS);
+			Thread.sleep(millis);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

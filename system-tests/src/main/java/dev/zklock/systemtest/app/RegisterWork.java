@@ -7,10 +7,13 @@ import dev.zklock.LockMode;
 import dev.zklock.ZkLockContext;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.systemtest.register.FencedRegisterClient;
+import dev.zklock.systemtest.register.RegisterState;
 
 /**
  * The locked operations of the workload: each uses the register of the same name as its lock
- * key, passing the lock's fencing token with every read and write.
+ * key, passing the lock's fencing token with every read and write. An increment also increments
+ * the register's unfenced shadow ({@link RegisterState#unfenced(String)}), which only the lock
+ * protects: its lost updates measure what the lock alone guarantees.
  */
 public class RegisterWork {
 
@@ -25,7 +28,9 @@ public class RegisterWork {
 
 	/**
 	 * Read the register and write it back plus one, holding the key's lock exclusively, with
-	 * half the work time between the read and the write and half after the write.
+	 * half the work time between the read and the write and half after the write. The unfenced
+	 * shadow is read before and written before the fenced register, so that a holder whose lock
+	 * was taken over while it worked still writes it.
 	 * @param key the lock key and register name
 	 * @param attempt where to record what the locked code saw
 	 * @return the value written
@@ -35,8 +40,10 @@ public class RegisterWork {
 		HeldLock lock = ZkLockContext.current();
 		attempt.begin(lock.fencingToken());
 		try {
+			long shadow = this.register.unfencedRead(RegisterState.unfenced(key));
 			long value = this.register.read(key, lock.fencingToken());
 			work(this.workTime.dividedBy(2));
+			this.register.unfencedWrite(RegisterState.unfenced(key), shadow + 1);
 			this.register.write(key, lock.fencingToken(), value + 1);
 			attempt.value(value + 1);
 			work(this.workTime.dividedBy(2));

@@ -3,6 +3,7 @@ package dev.zklock.systemtest.app;
 import dev.zklock.ZkLeadership;
 import dev.zklock.systemtest.history.HistoryWriter;
 import dev.zklock.systemtest.register.FencedRegisterClient;
+import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -51,6 +52,12 @@ public class WorkloadApplication {
 	@Bean
 	LeadershipHistory leadershipHistory(HistoryWriter historyWriter, WorkloadProperties properties) {
 		return new LeadershipHistory(historyWriter, properties.getProcess());
+	}
+
+	@Bean
+	ConnectionHistory connectionHistory(CuratorFramework client, HistoryWriter historyWriter,
+			WorkloadProperties properties) {
+		return new ConnectionHistory(client, historyWriter, properties.getProcess());
 	}
 
 	@Bean

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -32,6 +34,18 @@ public class WorkloadProperties {
 	 * section would.
 	 */
 	private Duration workTime = Duration.ofMillis(10);
+
+	/**
+	 * Number of threads that increment the counter key, handing its lock to one another.
+	 */
+	private int counterThreads = 1;
+
+	/**
+	 * Time between two increments of the kept key by this process's thread for it, so that a
+	 * process that keeps locks ({@code zklock.lock.keep.idle-time}) keeps it in between; none
+	 * for no such thread.
+	 */
+	private @Nullable Duration keptKeyPause;
 
 	/**
 	 * Number of threads that mix shared reads and exclusive increments of the shared key.
@@ -73,6 +87,22 @@ public class WorkloadProperties {
 
 	public void setWorkTime(Duration workTime) {
 		this.workTime = workTime;
+	}
+
+	public int getCounterThreads() {
+		return this.counterThreads;
+	}
+
+	public void setCounterThreads(int counterThreads) {
+		this.counterThreads = counterThreads;
+	}
+
+	public @Nullable Duration getKeptKeyPause() {
+		return this.keptKeyPause;
+	}
+
+	public void setKeptKeyPause(@Nullable Duration keptKeyPause) {
+		this.keptKeyPause = keptKeyPause;
 	}
 
 	public int getMixThreads() {

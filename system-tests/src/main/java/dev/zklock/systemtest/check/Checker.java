@@ -32,16 +32,38 @@ public final class Checker {
 	 * @return the report, with every violation found
 	 */
 	public static CheckReport check(History history, Collection<RegisterState> registers) {
+		return check(history, registers, -1);
+	}
+
+	/**
+	 * Check a run whose workload has stopped, every operation logged: the registers' accepted
+	 * writes must also be explained by the history.
+	 * @param history the merged history of every process
+	 * @param registers the final states of the registers the locked operations used
+	 * @param inDoubtPerKill how many increments a kill of a process may cut short before they are
+	 * logged: the number of its threads that increment
+	 * @return the report, with every violation found
+	 */
+	public static CheckReport checkStopped(History history, Collection<RegisterState> registers, int inDoubtPerKill) {
+		return check(history, registers, Math.max(0, inDoubtPerKill));
+	}
+
+	private static CheckReport check(History history, Collection<RegisterState> registers, int inDoubtPerKill) {
 		List<Operation> operations = history.operations();
+		List<Operation> connections = operations.stream()
+			.filter((operation) -> operation.kind() == OpKind.CONNECTION)
+			.toList();
 		List<Violation> violations = new ArrayList<>();
 		List<Failover> failovers = new ArrayList<>();
 		byKey(operations, (operation) -> operation.kind().isLocked()).values().forEach((locked) -> {
 			violations.addAll(ExclusionCheck.check(locked));
 			violations.addAll(TakeoverCheck.check(locked));
+			violations.addAll(TokenOrderCheck.check(locked));
 		});
-		violations.addAll(RegisterCheck.check(registers, operations));
+		violations.addAll(FailureCheck.check(operations));
+		violations.addAll(RegisterCheck.check(registers, operations, inDoubtPerKill));
 		byKey(operations, (operation) -> operation.kind().isLeadership()).values().forEach((group) -> {
-			LeaderCheck leaders = new LeaderCheck(group);
+			LeaderCheck leaders = new LeaderCheck(group, connections);
 			violations.addAll(leaders.check());
 			failovers.addAll(leaders.failovers());
 		});

@@ -1,6 +1,7 @@
 package dev.zklock.systemtest.check;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import dev.zklock.systemtest.history.History;
@@ -9,8 +10,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Checks {@link Invariant#EXCLUSION}: two intervals overlap when each starts before the other
- * ends ({@code a.start < b.end && b.start < a.end}); intervals that only touch, within the same
- * millisecond, do not, so overlaps shorter than the clock's millisecond can be missed.
+ * ends ({@code a.start < b.end && b.start < a.end}), on the {@link Timeline} the operations
+ * recorded: the monotonic clock in nanoseconds when all did, else the wall clock, on which
+ * intervals that only touch, within the same millisecond, do not overlap, so overlaps shorter
+ * than a millisecond can be missed.
  */
 final class ExclusionCheck {
 
@@ -23,41 +26,43 @@ final class ExclusionCheck {
 	 * @return the violations
 	 */
 	static List<Violation> check(List<Operation> operations) {
-		List<Operation> ok = operations.stream().filter(Operation::isOk).sorted(History.ORDER).toList();
+		List<Operation> ok = operations.stream().filter(Operation::isOk).toList();
+		Timeline time = Timeline.of(ok);
+		ok = ok.stream().sorted(Comparator.comparingLong(time::start).thenComparing(History.ORDER)).toList();
 		List<Violation> violations = new ArrayList<>();
 		// Sweep by start, keeping the exclusive and the shared operation that ends last so far:
 		// an operation overlapping any earlier one overlaps at least that one.
 		Operation lastExclusive = null;
 		Operation lastShared = null;
 		for (Operation operation : ok) {
-			if (overlaps(lastExclusive, operation)) {
-				violations.add(violation(lastExclusive, operation));
+			if (overlaps(time, lastExclusive, operation)) {
+				violations.add(violation(time, lastExclusive, operation));
 			}
-			else if (operation.kind().isExclusive() && overlaps(lastShared, operation)) {
-				violations.add(violation(lastShared, operation));
+			else if (operation.kind().isExclusive() && overlaps(time, lastShared, operation)) {
+				violations.add(violation(time, lastShared, operation));
 			}
 			if (operation.kind().isExclusive()) {
-				lastExclusive = endsLater(lastExclusive, operation);
+				lastExclusive = endsLater(time, lastExclusive, operation);
 			}
 			else {
-				lastShared = endsLater(lastShared, operation);
+				lastShared = endsLater(time, lastShared, operation);
 			}
 		}
 		return violations;
 	}
 
-	private static boolean overlaps(@Nullable Operation earlier, Operation later) {
-		return earlier != null && later.start() < earlier.end();
+	private static boolean overlaps(Timeline time, @Nullable Operation earlier, Operation later) {
+		return earlier != null && time.start(later) < time.end(earlier);
 	}
 
-	private static Operation endsLater(@Nullable Operation current, Operation candidate) {
-		return (current == null || candidate.end() > current.end()) ? candidate : current;
+	private static Operation endsLater(Timeline time, @Nullable Operation current, Operation candidate) {
+		return (current == null || time.end(candidate) > time.end(current)) ? candidate : current;
 	}
 
-	private static Violation violation(Operation earlier, Operation later) {
+	private static Violation violation(Timeline time, Operation earlier, Operation later) {
+		long overlap = Math.min(time.end(earlier), time.end(later)) - time.start(later);
 		return new Violation(Invariant.EXCLUSION, "'" + later.key() + "' held by " + earlier.process() + " and "
-				+ later.process() + " at once for " + (Math.min(earlier.end(), later.end()) - later.start()) + " ms",
-				List.of(earlier, later));
+				+ later.process() + " at once for " + time.millis(overlap) + " ms", List.of(earlier, later));
 	}
 
 }

@@ -26,6 +26,34 @@ public enum Invariant {
 	SILENT_TAKEOVER("an operation ended ok although its lock was superseded"),
 
 	/**
+	 * An operation that obtained its lock (it has a token) and ended {@code fenced} or
+	 * {@code lock-lost} is explained by a fault injected into its process, or a change of its
+	 * process's ZooKeeper connection, around that time; a correct library loses a lock only so. A
+	 * lock granted to two live processes at once shows as an unexplained {@code fenced}.
+	 */
+	UNEXPLAINED_FAILURE("an operation lost its lock with no fault or connection change to explain it"),
+
+	/**
+	 * An operation that ended in {@code error} never ran its critical section: the error came
+	 * before its lock was granted (no token).
+	 */
+	ERROR_IN_CRITICAL_SECTION("an operation failed with an error inside its critical section"),
+
+	/**
+	 * Fencing tokens grow with grants in real time: an ok exclusive operation on a key has a
+	 * higher token than every ok operation on the key that ended before it started, and an ok
+	 * shared one a higher token than every ok exclusive one that ended before it started.
+	 */
+	TOKEN_ORDER("a fencing token did not exceed the token of an earlier grant"),
+
+	/**
+	 * No tick of a leadership term starts after a term with a higher epoch began (its grant, or
+	 * its first tick when the grant was not logged), revoked afterwards or not: the old leader has
+	 * no business acting once another leads.
+	 */
+	STALE_TICK("a leader ticked after a later term began"),
+
+	/**
 	 * Leader ticks of two terms never interleave (a tick of the earlier term ending after the
 	 * later term's first tick started) unless the earlier term's process logged its revocation: a
 	 * paused leader may finish a tick before it learns, but must learn.

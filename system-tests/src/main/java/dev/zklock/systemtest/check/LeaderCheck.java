@@ -7,8 +7,9 @@ import java.util.List;
 import dev.zklock.systemtest.history.Operation;
 
 /**
- * Checks {@link Invariant#DUAL_LEADER}, {@link Invariant#TICK_AFTER_REVOCATION} and
- * {@link Invariant#EPOCH_ORDER} on the terms of one leader group, and measures its failovers.
+ * Checks {@link Invariant#DUAL_LEADER}, {@link Invariant#STALE_TICK},
+ * {@link Invariant#TICK_AFTER_REVOCATION} and {@link Invariant#EPOCH_ORDER} on the terms of one
+ * leader group, and measures its failovers.
  */
 final class LeaderCheck {
 
@@ -16,7 +17,15 @@ final class LeaderCheck {
 
 	private final List<LeaderTerm> ticking;
 
-	LeaderCheck(List<Operation> operations) {
+	private final List<Operation> connections;
+
+	/**
+	 * Create a check of one group.
+	 * @param operations the group's leadership operations
+	 * @param connections the connection changes of every process
+	 */
+	LeaderCheck(List<Operation> operations, List<Operation> connections) {
+		this.connections = connections;
 		this.terms = LeaderTerm.of(operations);
 		this.ticking = this.terms.stream()
 			.filter(LeaderTerm::hasTicks)
@@ -27,6 +36,8 @@ final class LeaderCheck {
 	List<Violation> check() {
 		List<Violation> violations = new ArrayList<>();
 		checkTicksAfterRevocation(violations);
+		checkTicksBeforeReconnection(violations);
+		checkStaleTicks(violations);
 		checkInterleaving(violations);
 		checkEpochs(violations);
 		return violations;
@@ -60,6 +71,76 @@ final class LeaderCheck {
 				}
 			}
 		}
+	}
+
+	/**
+	 * A term revoked on a suspension may be granted again only once its process has reconnected:
+	 * a tick that starts after a revocation and ends before the next reconnection (or grant, if
+	 * none was logged) came while the process knew it did not lead.
+	 */
+	private void checkTicksBeforeReconnection(List<Violation> violations) {
+		for (LeaderTerm term : this.terms) {
+			for (long revoked : term.revocations()) {
+				long until = Math.min(nextReconnection(term.process(), revoked), nextGrant(term, revoked));
+				for (Operation tick : term.ticks()) {
+					boolean afterFinalRevocation = term.revokedAt() != null && tick.start() > term.revokedAt();
+					if (tick.start() > revoked && tick.end() < until && !afterFinalRevocation) {
+						violations.add(new Violation(Invariant.TICK_AFTER_REVOCATION, term + " in '" + term.group()
+								+ "' ticked " + (tick.start() - revoked) + " ms after a revocation, before it reconnected",
+								List.of(tick)));
+					}
+				}
+			}
+		}
+	}
+
+	private long nextReconnection(String process, long after) {
+		return this.connections.stream()
+			.filter((event) -> event.process().equals(process) && event.start() > after
+					&& ("RECONNECTED".equals(event.detail()) || "CONNECTED".equals(event.detail())))
+			.mapToLong(Operation::start)
+			.min()
+			.orElse(Long.MAX_VALUE);
+	}
+
+	private static long nextGrant(LeaderTerm term, long after) {
+		return term.grants().stream().filter((granted) -> granted > after).findFirst().orElse(Long.MAX_VALUE);
+	}
+
+	/**
+	 * No tick of a term starts after a term with a higher epoch began.
+	 */
+	private void checkStaleTicks(List<Violation> violations) {
+		List<LeaderTerm> byEpoch = this.terms.stream()
+			.sorted(Comparator.comparingLong(LeaderTerm::epoch).reversed())
+			.toList();
+		LeaderTerm earliestLater = null;
+		for (LeaderTerm term : byEpoch) {
+			if (earliestLater != null) {
+				long began = began(earliestLater);
+				List<Operation> stale = term.ticks().stream().filter((tick) -> tick.start() > began).toList();
+				if (!stale.isEmpty()) {
+					violations.add(new Violation(Invariant.STALE_TICK, term + " in '" + term.group() + "' ticked "
+							+ stale.size() + " times after " + earliestLater + " began, the first "
+							+ (stale.get(0).start() - began) + " ms after", List.of(stale.get(0))));
+				}
+			}
+			if (earliestLater == null || began(term) < began(earliestLater)) {
+				earliestLater = term;
+			}
+		}
+	}
+
+	/**
+	 * Return when a term began: its grant, else its first tick; never for a term seen only by
+	 * its revocation.
+	 */
+	private static long began(LeaderTerm term) {
+		Long grantedAt = term.grantedAt();
+		if (grantedAt != null) {
+			return grantedAt;
+		}
+		return term.hasTicks() ? term.firstTickStart() : Long.MAX_VALUE;
 	}
 
 	private void checkInterleaving(List<Violation> violations) {

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * between. Such a term has several grants and revocations; it ends with its last revocation,
  * provided no grant was logged after it. Since events are logged when received, after the
  * change, a tick between a revocation and the next grant cannot be told from a tick of the
- * renewed term, and is not checked.
+ * renewed term; but the renewal needs the connection back, so a tick that starts after a
+ * revocation and ends before the process logged its reconnection is checked.
  *
  * @param group the leader group
  * @param process the leader
@@ -29,9 +30,11 @@ import org.jspecify.annotations.Nullable;
  * @param grantedAt when the process logged the grant, if it did
  * @param revokedAt when the process logged the revocation that ended the term, if it did
  * @param ticks the term's ok ticks, by start
+ * @param grants when the process logged each of the term's grants, in order
+ * @param revocations when the process logged each of the term's revocations, in order
  */
 record LeaderTerm(String group, String process, long epoch, @Nullable Long grantedAt, @Nullable Long revokedAt,
-		List<Operation> ticks) {
+		List<Operation> ticks, List<Long> grants, List<Long> revocations) {
 
 	/**
 	 * Group the leadership events and ticks of one leader group into terms; operations without an
@@ -57,7 +60,12 @@ record LeaderTerm(String group, String process, long epoch, @Nullable Long grant
 				operations.stream()
 					.filter((operation) -> operation.kind() == OpKind.LEADER_TICK && operation.isOk())
 					.sorted(History.ORDER)
-					.toList());
+					.toList(),
+				times(operations, OpKind.LEADER_GRANTED), times(operations, OpKind.LEADER_REVOKED));
+	}
+
+	private static List<Long> times(List<Operation> operations, OpKind kind) {
+		return operations.stream().filter((operation) -> operation.kind() == kind).map(Operation::start).sorted().toList();
 	}
 
 	private static @Nullable Long earliest(List<Operation> operations, OpKind kind) {

@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
  * Since both intervals lie inside the times their processes believed they held the lock, the
  * later grant came while the earlier holder still ran. This also catches a paused holder that
  * starts its work only after a later holder, and fencing tokens that do not grow with grants.
+ * Compared on the operations' {@link Timeline}.
  */
 final class TakeoverCheck {
 
@@ -28,11 +29,10 @@ final class TakeoverCheck {
 	 * @return the violations
 	 */
 	static List<Violation> check(List<Operation> operations) {
-		Operation[] granted = operations.stream()
-			.filter((operation) -> operation.token() != null)
-			.sorted(Comparator.comparingLong(Operation::start))
-			.toArray(Operation[]::new);
-		long[] starts = Arrays.stream(granted).mapToLong(Operation::start).toArray();
+		List<Operation> withToken = operations.stream().filter((operation) -> operation.token() != null).toList();
+		Timeline time = Timeline.of(withToken);
+		Operation[] granted = withToken.stream().sorted(Comparator.comparingLong(time::start)).toArray(Operation[]::new);
+		long[] starts = Arrays.stream(granted).mapToLong(time::start).toArray();
 		// The operation with the highest token among the first i + 1 by start: all, and exclusive only.
 		Operation[] highestOfAll = new Operation[granted.length];
 		Operation[] highestExclusive = new Operation[granted.length];
@@ -46,7 +46,7 @@ final class TakeoverCheck {
 			if (!operation.isOk()) {
 				continue;
 			}
-			int startedBeforeEnd = countBelow(starts, operation.end());
+			int startedBeforeEnd = countBelow(starts, time.end(operation));
 			if (startedBeforeEnd == 0) {
 				continue;
 			}

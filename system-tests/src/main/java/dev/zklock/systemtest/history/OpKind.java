@@ -33,6 +33,12 @@ public enum OpKind {
 	LEADER_REVOKED("leader-revoked"),
 
 	/**
+	 * The process's ZooKeeper connection changed state (the detail says to which: connected,
+	 * suspended, reconnected, lost, read-only), as the library's client reported it.
+	 */
+	CONNECTION("connection"),
+
+	/**
 	 * A fault the test injected (the detail says which), recorded for the report.
 	 */
 	NEMESIS("nemesis");

@@ -26,11 +26,16 @@ import org.jspecify.annotations.Nullable;
  * @param outcome how it ended
  * @param value the register value written or read, if any
  * @param detail free text: an error message, the fault a nemesis injected
+ * @param startNanos {@link System#nanoTime()} at the start, if recorded: on Linux one monotonic
+ * clock for every process of the machine, finer than a millisecond and never stepped
+ * @param endNanos {@link System#nanoTime()} at the end, if recorded
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonPropertyOrder({ "process", "kind", "key", "start", "end", "token", "outcome", "value", "detail" })
+@JsonPropertyOrder({ "process", "kind", "key", "start", "end", "token", "outcome", "value", "detail", "startNanos",
+		"endNanos" })
 public record Operation(String process, OpKind kind, String key, long start, long end, @Nullable Long token,
-		Outcome outcome, @Nullable Long value, @Nullable String detail) {
+		Outcome outcome, @Nullable Long value, @Nullable String detail, @Nullable Long startNanos,
+		@Nullable Long endNanos) {
 
 	/**
 	 * Create a new instance, checking that it does not end before it starts.
@@ -39,6 +44,26 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 		if (end < start) {
 			throw new IllegalArgumentException("Operation ends at " + end + " before it starts at " + start);
 		}
+		if ((startNanos == null) != (endNanos == null) || (startNanos != null && endNanos < startNanos)) {
+			throw new IllegalArgumentException("Operation has monotonic times " + startNanos + ".." + endNanos);
+		}
+	}
+
+	/**
+	 * Create a new instance without monotonic times.
+	 * @param process the application process
+	 * @param kind what the operation was
+	 * @param key the lock key, or the leader group
+	 * @param start when it started
+	 * @param end when it ended
+	 * @param token the fencing token or epoch
+	 * @param outcome how it ended
+	 * @param value the register value
+	 * @param detail free text
+	 */
+	public Operation(String process, OpKind kind, String key, long start, long end, @Nullable Long token,
+			Outcome outcome, @Nullable Long value, @Nullable String detail) {
+		this(process, kind, key, start, end, token, outcome, value, detail, null, null);
 	}
 
 	/**
@@ -71,13 +96,24 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	}
 
 	/**
+	 * Create a change of a process's connection to ZooKeeper ({@link OpKind#CONNECTION}).
+	 * @param process the application process
+	 * @param time when the process learnt of it
+	 * @param state the new state, such as {@code SUSPENDED}
+	 * @return the event
+	 */
+	public static Operation connection(String process, long time, String state) {
+		return new Operation(process, OpKind.CONNECTION, "zookeeper", time, time, null, Outcome.OK, null, state);
+	}
+
+	/**
 	 * Return a copy with the register value written or read.
 	 * @param value the value
 	 * @return the copy
 	 */
 	public Operation withValue(long value) {
 		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome, value,
-				this.detail);
+				this.detail, this.startNanos, this.endNanos);
 	}
 
 	/**
@@ -87,7 +123,18 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	 */
 	public Operation withDetail(String detail) {
 		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome,
-				this.value, detail);
+				this.value, detail, this.startNanos, this.endNanos);
+	}
+
+	/**
+	 * Return a copy with monotonic times.
+	 * @param startNanos {@link System#nanoTime()} at the start
+	 * @param endNanos {@link System#nanoTime()} at the end
+	 * @return the copy
+	 */
+	public Operation withNanos(long startNanos, long endNanos) {
+		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome,
+				this.value, this.detail, startNanos, endNanos);
 	}
 
 	/**

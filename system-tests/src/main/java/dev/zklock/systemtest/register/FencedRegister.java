@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  * processes read and write them with a {@link FencedRegisterClient}. A counter starts at 0 and
  * is created on first use. See {@link FencedValue} for the fencing rules.
  * <p>
- * Protocol: {@code POST /registers/<name>/read?token=<t>&access=exclusive|shared} answers
- * {@code 200} with the value; {@code POST /registers/<name>/write?token=<t>&value=<v>} answers
+ * Protocol: {@code POST /registers/<name>/read?token=<t>&access=exclusive|shared|none} answers
+ * {@code 200} with the value; {@code POST /registers/<name>/write?token=<t>&value=<v>} (with
+ * {@code &access=none} for an unfenced write) answers
  * {@code 200}; an access rejected by the fence answers {@code 409} with the fence.
  */
 public final class FencedRegister implements AutoCloseable {
@@ -130,13 +131,13 @@ public final class FencedRegister implements AutoCloseable {
 			FencedValue value = this.values.computeIfAbsent(path.group(1), FencedValue::new);
 			try {
 				long token = Long.parseLong(required(query, "token"));
+				Access access = Access.valueOf(query.getOrDefault("access", "exclusive").toUpperCase());
 				if ("read".equals(path.group(2))) {
-					Access access = Access.valueOf(query.getOrDefault("access", "exclusive").toUpperCase());
 					respond(exchange, 200, Long.toString(value.read(token, access)));
 				}
 				else {
 					long newValue = Long.parseLong(required(query, "value"));
-					value.write(token, newValue);
+					value.write(token, access, newValue);
 					respond(exchange, 200, Long.toString(newValue));
 				}
 			}

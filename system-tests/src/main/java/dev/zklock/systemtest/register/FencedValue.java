@@ -31,6 +31,10 @@ final class FencedValue {
 	}
 
 	synchronized long read(long token, Access access) {
+		if (access == Access.NONE) {
+			this.acceptedReads++;
+			return this.value;
+		}
 		long limit = (access == Access.EXCLUSIVE) ? this.fence : this.exclusiveFence;
 		if (token < limit) {
 			this.rejectedReads++;
@@ -41,7 +45,16 @@ final class FencedValue {
 		return this.value;
 	}
 
-	synchronized void write(long token, long value) {
+	void write(long token, long value) {
+		write(token, Access.EXCLUSIVE, value);
+	}
+
+	synchronized void write(long token, Access access, long value) {
+		if (access == Access.NONE) {
+			this.value = value;
+			this.acceptedWrites++;
+			return;
+		}
 		if (token < this.fence) {
 			this.rejectedWrites++;
 			throw new FenceRejectedException(this.name, token, this.fence);

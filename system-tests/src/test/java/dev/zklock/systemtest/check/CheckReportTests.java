@@ -23,17 +23,19 @@ class CheckReportTests {
 	void countsOperationsByKindAndOutcomeAndPrintsEverything() {
 		History history = new History(List.of(excl("p1", "counter", 0, 10, 1, Outcome.OK),
 				excl("p2", "counter", 10, 20, 2, Outcome.OK), excl("p3", "counter", 25, 30, 3, Outcome.LOCK_LOST),
+				Ops.connection("p3", 28, "SUSPENDED"),
 				tick("p1", 0, 1, 1), revoked("p1", 5, 1), tick("p2", 40, 41, 2)), List.of("p3.jsonl:7: cut"));
 		CheckReport report = Checker.check(history, List.of(new RegisterState("counter", 2, 3, 3, 3, 2, 0, 1)));
-		assertThat(report.operations()).isEqualTo(6);
+		assertThat(report.operations()).isEqualTo(7);
 		assertThat(report.count(OpKind.EXCLUSIVE_INCREMENT, Outcome.OK)).isEqualTo(2);
 		assertThat(report.count(OpKind.EXCLUSIVE_INCREMENT, Outcome.LOCK_LOST)).isEqualTo(1);
 		assertThat(report.count(OpKind.SHARED_READ, Outcome.OK)).isZero();
 		assertThat(report.toString()).isEqualTo("""
-				Operations: 6 (damaged lines: 1)
+				Operations: 7 (damaged lines: 1)
 				  excl-incr: ok=2 lock-lost=1
 				  leader-tick: ok=2
 				  leader-revoked: ok=1
+				  connection: ok=1
 				Damaged lines:
 				  p3.jsonl:7: cut
 				Registers:

@@ -9,6 +9,7 @@ import dev.zklock.systemtest.history.OpKind;
 import dev.zklock.systemtest.history.Operation;
 import dev.zklock.systemtest.history.Outcome;
 
+import static dev.zklock.systemtest.check.Ops.connection;
 import static dev.zklock.systemtest.check.Ops.granted;
 import static dev.zklock.systemtest.check.Ops.revoked;
 import static dev.zklock.systemtest.check.Ops.tick;
@@ -107,6 +108,50 @@ class LeaderInvariantsTests {
 				tick("p1", 510, 511, 1), revoked("p1", 600, 1), tick("p1", 650, 651, 1));
 		assertThat(report.violationsOf(Invariant.TICK_AFTER_REVOCATION)).singleElement()
 			.satisfies((violation) -> assertThat(violation.message()).contains("ticked 50 ms after its revocation"));
+	}
+
+	@Test
+	void aTickOfAnEarlierTermAfterALaterTermWasGrantedIsStaleEvenIfRevokedAfterwards() {
+		CheckReport report = check(granted("p1", 0, 1), tick("p1", 10, 11, 1), granted("p2", 3_000, 2),
+				tick("p2", 3_050, 3_051, 2), tick("p1", 5_000, 5_001, 1), tick("p1", 5_050, 5_051, 1),
+				revoked("p1", 5_100, 1));
+		assertThat(report.violationsOf(Invariant.STALE_TICK)).singleElement()
+			.satisfies((violation) -> assertThat(violation.message())
+				.isEqualTo("p1#1 in 'ticker' ticked 2 times after p2#2 began, the first 2000 ms after"));
+		assertThat(report.violationsOf(Invariant.DUAL_LEADER)).isEmpty();
+	}
+
+	@Test
+	void aLaterTermWithoutALoggedGrantBeginsWithItsFirstTick() {
+		CheckReport report = check(tick("p1", 10, 11, 1), tick("p2", 3_050, 3_051, 2), tick("p1", 3_060, 3_061, 1),
+				revoked("p1", 3_100, 1));
+		assertThat(report.violationsOf(Invariant.STALE_TICK)).hasSize(1);
+	}
+
+	@Test
+	void aTickInProgressWhenALaterTermIsGrantedIsNotStale() {
+		CheckReport report = check(tick("p1", 2_990, 3_010, 1), granted("p2", 3_000, 2), revoked("p1", 3_020, 1),
+				tick("p2", 3_050, 3_051, 2));
+		assertThat(report.violations()).isEmpty();
+	}
+
+	@Test
+	void aTickBetweenARevocationAndTheReconnectionBeforeTheSameTermIsGrantedAgainIsAViolation() {
+		CheckReport report = check(granted("p1", 0, 1), tick("p1", 10, 11, 1), revoked("p1", 20, 1),
+				tick("p1", 100, 101, 1), connection("p1", 400, "RECONNECTED"), granted("p1", 410, 1),
+				tick("p1", 420, 421, 1));
+		assertThat(report.violationsOf(Invariant.TICK_AFTER_REVOCATION)).singleElement()
+			.satisfies((violation) -> {
+				assertThat(violation.message()).contains("ticked 80 ms after a revocation, before it reconnected");
+				assertThat(violation.operations()).extracting(Operation::start).containsExactly(100L);
+			});
+	}
+
+	@Test
+	void aTickAfterTheReconnectionStartedBeforeTheGrantWasLoggedIsNotAViolation() {
+		CheckReport report = check(granted("p1", 0, 1), revoked("p1", 20, 1), connection("p1", 400, "RECONNECTED"),
+				tick("p1", 405, 406, 1), granted("p1", 410, 1));
+		assertThat(report.violations()).isEmpty();
 	}
 
 	private static CheckReport check(Operation... operations) {

@@ -30,6 +30,14 @@ final class Ops {
 		return Operation.event(process, OpKind.LEADER_GRANTED, GROUP, time, epoch);
 	}
 
+	static Operation connection(String process, long time, String state) {
+		return Operation.connection(process, time, state);
+	}
+
+	static Operation fault(String target, long start, long end, String label) {
+		return new Operation("nemesis", OpKind.NEMESIS, target, start, end, null, Outcome.OK, null, label);
+	}
+
 	static Operation revoked(String process, long time, long epoch) {
 		return Operation.event(process, OpKind.LEADER_REVOKED, GROUP, time, epoch);
 	}

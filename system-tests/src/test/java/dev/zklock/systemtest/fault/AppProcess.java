@@ -19,6 +19,21 @@ import org.jspecify.annotations.Nullable;
  */
 final class AppProcess implements AutoCloseable {
 
+	/**
+	 * The process that keeps its locks ({@code zklock.lock.keep.idle-time}).
+	 */
+	static final String KEEPER = "app-1";
+
+	/**
+	 * The threads of each process that increment the counter key, passing its lock locally.
+	 */
+	static final int COUNTER_THREADS = 3;
+
+	/**
+	 * The threads of each process that increment a register: counter, mix (two) and kept key.
+	 */
+	static final int INCREMENTING_THREADS = COUNTER_THREADS + 2 + 1;
+
 	private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
 
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
@@ -61,6 +76,16 @@ final class AppProcess implements AutoCloseable {
 		properties.put("systemtest.history", history.toAbsolutePath().toString());
 		properties.put("systemtest.register-uri", register.toString());
 		properties.put("systemtest.lock-wait", "2s");
+		properties.put("systemtest.counter-threads", Integer.toString(COUNTER_THREADS));
+		if (KEEPER.equals(name)) {
+			// This process keeps its locks, and increments the kept key often enough to keep it
+			// between increments; the others ask for that key now and then.
+			properties.put("zklock.lock.keep.idle-time", "2s");
+			properties.put("systemtest.kept-key-pause", "20ms");
+		}
+		else {
+			properties.put("systemtest.kept-key-pause", "500ms");
+		}
 		return properties;
 	}
 

@@ -60,11 +60,15 @@ final class Cluster implements AutoCloseable {
 
 	private final RunHistory history;
 
-	private Cluster(Path folder) {
+	private Cluster(Path folder, boolean durable) {
 		this.folder = folder;
 		try {
 			this.register = closing(FencedRegister.start());
-			this.ensemble = closing(ZooKeeperEnsemble.builder().tickTime(TICK_TIME_MILLIS).start());
+			// ZooKeeperEnsemble turns forceSync off for speed; a durable run keeps ZooKeeper's default.
+			this.ensemble = closing(ZooKeeperEnsemble.builder()
+				.tickTime(TICK_TIME_MILLIS)
+				.jvmArgs(durable ? new String[] { "-Dzookeeper.forceSync=yes" } : new String[0])
+				.start());
 			this.observer = closing(new ClusterObserver(this.ensemble.connectString()));
 			this.faultLog = closing(HistoryWriter.open(historyFolder().resolve(Fault.PROCESS + ".jsonl")));
 			this.history = new RunHistory(historyFolder());
@@ -84,13 +88,15 @@ final class Cluster implements AutoCloseable {
 	/**
 	 * Start everything and wait until every application process is ready.
 	 * @param folder the run's folder, created if need be
+	 * @param durable whether the servers sync their log to disk before acknowledging a write
+	 * ({@code forceSync=yes}, ZooKeeper's default), as in production
 	 * @return the running cluster
 	 */
-	static Cluster start(Path folder) {
+	static Cluster start(Path folder, boolean durable) {
 		Cluster cluster = null;
 		try {
 			Files.createDirectories(folder.resolve("logs"));
-			cluster = new Cluster(folder);
+			cluster = new Cluster(folder, durable);
 			cluster.apps.forEach(AppProcess::start);
 			cluster.apps.forEach(AppProcess::awaitReady);
 			return cluster;
@@ -167,6 +173,31 @@ final class Cluster implements AutoCloseable {
 	CheckReport check(History history) {
 		List<RegisterState> registers = this.register.states();
 		return Checker.check(history, registers);
+	}
+
+	/**
+	 * Stop the workload: every application process that runs, gracefully, one after the other,
+	 * so that each logs the operations it was running.
+	 */
+	void stopApps() {
+		for (AppProcess app : this.apps) {
+			if (app.isPaused()) {
+				app.resume();
+			}
+			if (app.isRunning()) {
+				app.stop();
+			}
+		}
+	}
+
+	/**
+	 * Check the invariants on the history of a stopped workload and the registers: every write
+	 * the registers accepted must then be accounted for.
+	 * @param history the history, read once the workload has stopped
+	 * @return the report
+	 */
+	CheckReport checkStopped(History history) {
+		return Checker.checkStopped(history, this.register.states(), AppProcess.INCREMENTING_THREADS);
 	}
 
 	/**

@@ -9,6 +9,7 @@ import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Failover;
 import dev.zklock.systemtest.fault.ClusterObserver.Holder;
 import dev.zklock.systemtest.fault.Faults.PausedHolder;
+import dev.zklock.systemtest.fault.NemesisSchedule.Step;
 import dev.zklock.systemtest.history.Operation;
 import dev.zklock.systemtest.history.Outcome;
 import org.junit.jupiter.api.AfterAll;
@@ -50,15 +51,17 @@ class FaultInjectionTests {
 
 	private FaultRun run;
 
+	private boolean finished;
+
 	@BeforeAll
 	void startCluster() {
-		this.run = FaultRun.start("short");
+		this.run = FaultRun.start("short", false);
 	}
 
 	@AfterAll
 	void summarizeAndStop() {
 		try {
-			if (this.run != null) {
+			if (this.run != null && !this.finished) {
 				this.run.summarize(this.seed);
 			}
 		}
@@ -142,7 +145,7 @@ class FaultInjectionTests {
 	@Test
 	@Order(5)
 	void killOfAZooKeeperFollower() {
-		Fault fault = faults().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		Fault fault = this.run.servers().killZooKeeper(false, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}
@@ -150,13 +153,30 @@ class FaultInjectionTests {
 	@Test
 	@Order(6)
 	void killOfTheZooKeeperLeader() {
-		Fault fault = faults().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
+		Fault fault = this.run.servers().killZooKeeper(true, ZOOKEEPER_DOWNTIME, new Random(this.seed));
 		this.run.awaitRecovery(fault);
 		checkWithoutViolations();
 	}
 
 	@Test
 	@Order(7)
+	void killNineOfTheLeaderProcessOverlappedByAKillOfTheZooKeeperLeader() {
+		AppProcess leader = faults().leaderApp();
+		Step zooKeeperLeaderKill = new Step(Nemesis.KILL_ZK_LEADER, true, "", ZOOKEEPER_DOWNTIME, Duration.ZERO,
+				this.seed, null);
+		Step step = new Step(Nemesis.KILL_APP, true, "", Duration.ofSeconds(2), Duration.ZERO, this.seed, null)
+			.overlappedBy(zooKeeperLeaderKill, Duration.ofMillis(500));
+		List<Fault> faults = this.run.apply(step);
+		assertThat(faults).extracting(Fault::nemesis).containsExactly(Nemesis.KILL_APP, Nemesis.KILL_ZK_LEADER);
+		assertThat(faults.get(1).start()).as("the second fault began while the first lasted")
+			.isBetween(faults.get(0).start(), faults.get(0).end());
+		faults.forEach(this.run::awaitRecovery);
+		CheckReport report = checkWithoutViolations();
+		assertThat(failoversFrom(report, leader, faults.get(0))).as("leader failovers after the kill").isNotEmpty();
+	}
+
+	@Test
+	@Order(8)
 	void randomScheduleOfFaults() {
 		Duration length = DurationStyle.detectAndParse(System.getProperty(SCHEDULE_PROPERTY, "60s"));
 		List<Fault> faults = this.run.run(new NemesisSchedule(this.seed, cluster().apps().size()), length);
@@ -165,6 +185,17 @@ class FaultInjectionTests {
 		long kills = cluster().faults().stream().filter((fault) -> fault.nemesis() == Nemesis.KILL_APP).count();
 		assertThat(report.damagedLines()).as("history lines damaged, at most one per kill").hasSizeLessThanOrEqualTo(
 				(int) kills);
+	}
+
+	@Test
+	@Order(100)
+	void finalCheckOnceTheWorkloadHasStopped() {
+		this.finished = true;
+		RunSummary summary = this.run.finish(this.seed);
+		assertThat(summary.report().violations()).as("invariant violations (seed %d); report:%n%s", this.seed, summary)
+			.isEmpty();
+		assertThat(summary.staleTicks()).as("ticks of an old leader after the new leader's first tick").isEmpty();
+		assertThat(summary.commit()).as("commit of the run").doesNotStartWith("unknown");
 	}
 
 	private CheckReport checkWithoutViolations() {

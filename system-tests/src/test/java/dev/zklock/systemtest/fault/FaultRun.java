@@ -7,6 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Random;
 
+import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.fault.NemesisSchedule.Step;
 import dev.zklock.systemtest.history.History;
 import org.jspecify.annotations.Nullable;
@@ -27,34 +28,44 @@ final class FaultRun implements AutoCloseable {
 	 */
 	static final Duration RECOVERY_TIMEOUT = Duration.ofSeconds(90);
 
-	static final List<String> KEYS = List.of("counter", "mix");
-
 	private final String name;
 
 	private final Cluster cluster;
 
 	private final Faults faults;
 
+	private final ServerFaults servers;
+
+	private final StepInjector steps;
+
 	private final long started;
 
-	private FaultRun(String name, Cluster cluster, long started) {
+	private final String commit;
+
+	private FaultRun(String name, Cluster cluster, long started, String commit) {
 		this.name = name;
+		this.commit = commit;
 		this.cluster = cluster;
 		this.faults = new Faults(cluster);
+		this.servers = new ServerFaults(cluster, this.faults);
+		this.steps = new StepInjector(cluster, this.faults, this.servers);
 		this.started = started;
 	}
 
 	/**
 	 * Start a run's cluster and wait until it makes progress.
 	 * @param name the run's name, which its folder starts with
+	 * @param durable whether the ZooKeeper servers sync to disk ({@code forceSync=yes})
 	 * @return the run
 	 */
-	static FaultRun start(String name) {
+	static FaultRun start(String name, boolean durable) {
 		String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
 		Path folder = Path.of("target", "system-tests", name + "-" + stamp).toAbsolutePath();
 		System.out.println("[run] " + name + ": output in " + folder);
 		long started = System.currentTimeMillis();
-		Cluster cluster = Cluster.start(folder);
+		// Described at the start: the work tree may change while a long run goes on.
+		String commit = GitCommit.describe();
+		Cluster cluster = Cluster.start(folder, durable);
 		try {
 			cluster.awaitProgress(started, RECOVERY_TIMEOUT);
 		}
@@ -67,7 +78,7 @@ final class FaultRun implements AutoCloseable {
 			}
 			throw ex;
 		}
-		return new FaultRun(name, cluster, started);
+		return new FaultRun(name, cluster, started, commit);
 	}
 
 	/**
@@ -84,6 +95,10 @@ final class FaultRun implements AutoCloseable {
 
 	Faults faults() {
 		return this.faults;
+	}
+
+	ServerFaults servers() {
+		return this.servers;
 	}
 
 	/**
@@ -107,8 +122,8 @@ final class FaultRun implements AutoCloseable {
 		long deadline = System.nanoTime() + length.toNanos();
 		while (System.nanoTime() - deadline < 0) {
 			Step step = schedule.next();
-			Fault fault = apply(step);
-			awaitRecovery(fault);
+			List<Fault> faults = apply(step);
+			faults.forEach(this::awaitRecovery);
 			long left = (deadline - System.nanoTime()) / 1_000_000;
 			Cluster.sleep(Math.max(0, Math.min(step.quiet().toMillis(), left)));
 		}
@@ -117,29 +132,39 @@ final class FaultRun implements AutoCloseable {
 	}
 
 	/**
-	 * Inject one fault of a schedule.
+	 * Inject one step of a schedule: one fault, or two that overlap.
+	 * @return the faults, once all are healed
 	 */
-	Fault apply(Step step) {
-		return switch (step.nemesis()) {
-			case KILL_APP -> this.faults.killApp(target(step), step.duration());
-			case STOP_APP -> this.faults.stopApp(target(step), step.duration());
-			case PAUSE_HOLDER -> this.faults.pauseHolder(KEYS, step.duration(), new Random(step.choiceSeed())).fault();
-			case PARTITION_APP -> this.faults.partitionApp(target(step), step.duration());
-			case KILL_ZK_FOLLOWER -> this.faults.killZooKeeper(false, step.duration(), new Random(step.choiceSeed()));
-			case KILL_ZK_LEADER -> this.faults.killZooKeeper(true, step.duration(), new Random(step.choiceSeed()));
-		};
+	List<Fault> apply(Step step) {
+		return this.steps.apply(step);
 	}
 
 	/**
-	 * Check the history so far and summarize the run.
+	 * Stop the workload, check its complete history and summarize the run.
+	 * @param seed the seed of its random schedule, if any
+	 * @return the summary, also written to the run's folder
+	 */
+	RunSummary finish(@Nullable Long seed) {
+		long duration = System.currentTimeMillis() - this.started;
+		this.cluster.stopApps();
+		History history = this.cluster.history();
+		return summarize(seed, duration, history, this.cluster.checkStopped(history));
+	}
+
+	/**
+	 * Check the history so far, the workload still running, and summarize the run.
 	 * @param seed the seed of its random schedule, if any
 	 * @return the summary, also written to the run's folder
 	 */
 	RunSummary summarize(@Nullable Long seed) {
 		long duration = System.currentTimeMillis() - this.started;
 		History history = this.cluster.history();
-		RunSummary summary = new RunSummary(this.name, seed, duration, this.cluster.check(history), this.cluster.faults(),
-				history);
+		return summarize(seed, duration, history, this.cluster.check(history));
+	}
+
+	private RunSummary summarize(@Nullable Long seed, long duration, History history, CheckReport report) {
+		RunSummary summary = new RunSummary(this.name, this.commit, seed, duration, report,
+				this.cluster.faults(), history);
 		summary.writeTo(this.cluster.folder().resolve("summary.txt"));
 		System.out.println("[run] " + this.name + " summary (" + this.cluster.folder().resolve("summary.txt") + "):\n"
 				+ summary);
@@ -149,10 +174,6 @@ final class FaultRun implements AutoCloseable {
 	@Override
 	public void close() {
 		this.cluster.close();
-	}
-
-	private AppProcess target(Step step) {
-		return step.atLeader() ? this.faults.leaderApp() : this.cluster.app(step.app());
 	}
 
 }

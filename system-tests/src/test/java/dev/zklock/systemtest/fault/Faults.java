@@ -4,11 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 
 import dev.zklock.systemtest.fault.ClusterObserver.Holder;
-import dev.zklock.test.ZooKeeperEnsemble;
 
 /**
  * Injects faults into a {@link Cluster} and records each in its history: every method returns
@@ -17,8 +16,6 @@ import dev.zklock.test.ZooKeeperEnsemble;
 final class Faults {
 
 	private static final Duration FIND_TIMEOUT = Duration.ofSeconds(30);
-
-	private static final Duration SERVER_TIMEOUT = Duration.ofSeconds(60);
 
 	private static final long POLL_MILLIS = 20;
 
@@ -55,9 +52,23 @@ final class Faults {
 	 * @return the fault and the lock the process held when it was paused
 	 */
 	PausedHolder pauseHolder(List<String> keys, Duration pause, Random random) {
+		return pauseHolder(keys, pause, random, Set.of());
+	}
+
+	/**
+	 * Pause a process that holds a lock on one of the keys, other than the given processes.
+	 * @param keys the lock keys to look at
+	 * @param pause how long to keep it paused
+	 * @param random picks one holder when there are several
+	 * @param excluded processes not to pause (another fault has them)
+	 * @return the fault and the lock the process held when it was paused
+	 */
+	PausedHolder pauseHolder(List<String> keys, Duration pause, Random random, Set<String> excluded) {
 		long deadline = System.nanoTime() + FIND_TIMEOUT.toNanos();
 		while (System.nanoTime() - deadline < 0) {
-			List<Holder> holders = holders(keys, false);
+			List<Holder> holders = holders(keys, false).stream()
+				.filter((holder) -> !excluded.contains(holder.process()))
+				.toList();
 			if (!holders.isEmpty()) {
 				Holder holder = holders.get(random.nextInt(holders.size()));
 				AppProcess app = this.cluster.app(holder.process());
@@ -92,21 +103,16 @@ final class Faults {
 	}
 
 	/**
-	 * Kill a ZooKeeper server with {@code SIGKILL}, the leader or a follower (picked at random),
-	 * and restart it after a while.
+	 * Slow down the link between an application process and every ZooKeeper server for the
+	 * given time: each byte arrives the given delay late, each way.
 	 */
-	Fault killZooKeeper(boolean leader, Duration downtime, Random random) {
-		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
-		ensemble.awaitQuorum(SERVER_TIMEOUT);
-		int id = leader ? zooKeeperLeader() : zooKeeperFollower(random);
+	Fault slowApp(AppProcess app, Duration delay, Duration duration) {
 		long start = System.currentTimeMillis();
-		ensemble.kill(id);
-		Cluster.sleep(downtime.toMillis());
-		ensemble.restart(id);
-		ensemble.awaitServing(id, SERVER_TIMEOUT);
-		ensemble.awaitQuorum(SERVER_TIMEOUT);
-		return record(new Fault(leader ? Nemesis.KILL_ZK_LEADER : Nemesis.KILL_ZK_FOLLOWER, "zk-" + id, start,
-				System.currentTimeMillis(), ""));
+		app.proxy().delay(delay);
+		Cluster.sleep(duration.toMillis());
+		app.proxy().delay(Duration.ZERO);
+		return record(new Fault(Nemesis.SLOW_APP, app.name(), start, System.currentTimeMillis(),
+				"delay " + delay.toMillis() + " ms each way"));
 	}
 
 	/**
@@ -157,29 +163,7 @@ final class Faults {
 		return holders;
 	}
 
-	private int zooKeeperLeader() {
-		OptionalInt leader = this.cluster.ensemble().leader();
-		if (leader.isEmpty()) {
-			throw new AssertionError("The ensemble has a quorum but no leader");
-		}
-		return leader.getAsInt();
-	}
-
-	private int zooKeeperFollower(Random random) {
-		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
-		List<Integer> followers = new ArrayList<>();
-		for (int id = 1; id <= ensemble.size(); id++) {
-			if ("follower".equals(ensemble.mode(id))) {
-				followers.add(id);
-			}
-		}
-		if (followers.isEmpty()) {
-			throw new AssertionError("The ensemble has a quorum but no follower");
-		}
-		return followers.get(random.nextInt(followers.size()));
-	}
-
-	private Fault record(Fault fault) {
+	Fault record(Fault fault) {
 		this.cluster.record(fault);
 		System.out.println("[nemesis] " + fault);
 		return fault;

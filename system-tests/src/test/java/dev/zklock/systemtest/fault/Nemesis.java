@@ -34,7 +34,18 @@ enum Nemesis {
 	/**
 	 * {@code kill -9} of the ZooKeeper leader, restarted after a while.
 	 */
-	KILL_ZK_LEADER("kill-zk-leader");
+	KILL_ZK_LEADER("kill-zk-leader"),
+
+	/**
+	 * A slow link between one application process and every ZooKeeper server: its chaos proxy
+	 * delays every byte each way, then forwards at once again.
+	 */
+	SLOW_APP("slow-app"),
+
+	/**
+	 * {@code SIGSTOP} of a ZooKeeper server, the leader or a follower, then {@code SIGCONT}.
+	 */
+	PAUSE_ZK("pause-zk");
 
 	private final String label;
 
@@ -47,7 +58,15 @@ enum Nemesis {
 	}
 
 	boolean targetsApp() {
-		return this == KILL_APP || this == STOP_APP || this == PAUSE_HOLDER || this == PARTITION_APP;
+		return this == KILL_APP || this == STOP_APP || this == PAUSE_HOLDER || this == PARTITION_APP || this == SLOW_APP;
+	}
+
+	/**
+	 * Return whether this fault takes a ZooKeeper server away: two at once would cost the
+	 * quorum.
+	 */
+	boolean targetsServer() {
+		return this == KILL_ZK_FOLLOWER || this == KILL_ZK_LEADER || this == PAUSE_ZK;
 	}
 
 }

@@ -18,6 +18,7 @@ import dev.zklock.systemtest.check.Failover;
 import dev.zklock.systemtest.history.History;
 import dev.zklock.systemtest.history.OpKind;
 import dev.zklock.systemtest.history.Operation;
+import dev.zklock.systemtest.register.RegisterState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,14 +27,15 @@ import org.jspecify.annotations.Nullable;
  * and the invariant violations.
  *
  * @param name the run's name
+ * @param commit the commit it ran on, as {@code git describe --always --dirty} names it
  * @param seed the seed of its random schedule, if it had one
  * @param durationMillis how long the workload ran, from the start of the processes to the check
  * @param report the checker's report
  * @param faults the faults injected
  * @param history the history the report was made of
  */
-record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckReport report, List<Fault> faults,
-		History history) {
+record RunSummary(String name, String commit, @Nullable Long seed, long durationMillis, CheckReport report,
+		List<Fault> faults, History history) {
 
 	/**
 	 * How long before a leader's last tick a fault on it may begin and still be its cause: a
@@ -100,6 +102,7 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 			.append((this.seed != null) ? ", seed " + this.seed : "")
 			.append(", workload ran for ").append(minutesAndSeconds(this.durationMillis))
 			.append(" (").append(this.durationMillis).append(" ms)\n");
+		text.append("Commit: ").append(this.commit).append('\n');
 		text.append("Setup: 3 ZooKeeper servers (tickTime ").append(Cluster.TICK_TIME_MILLIS)
 			.append(" ms), 3 application processes, session timeout ").append(Cluster.SESSION_TIMEOUT.toMillis())
 			.append(" ms\n");
@@ -109,12 +112,34 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 				.map((entry) -> entry.getKey().label() + "=" + entry.getValue())
 				.collect(Collectors.joining(", ")))
 			.append(")\n");
-		text.append("Invariant violations: ").append(this.report.violations().size()).append('\n');
+		text.append("Invariant violations: ").append(this.report.violations().size())
+			.append(this.report.violations().isEmpty() ? "" : " (" + this.report.violations()
+				.stream()
+				.collect(Collectors.groupingBy((violation) -> violation.invariant().name(), TreeMap::new,
+						Collectors.counting()))
+				.entrySet()
+				.stream()
+				.map((entry) -> entry.getKey() + "=" + entry.getValue())
+				.collect(Collectors.joining(", ")) + ")")
+			.append('\n');
+		text.append("Lost updates of the unfenced registers (what the lock alone let through): ")
+			.append(this.report.registers()
+				.stream()
+				.filter(RegisterState::isUnfenced)
+				.map((register) -> register.name() + "=" + register.lostUpdates() + " of " + register.acceptedWrites()
+						+ " writes")
+				.collect(Collectors.joining(", ")))
+			.append('\n');
 		text.append("Leader failovers, from the fault to the new leader's first tick, by cause:\n");
-		failoverTable(text);
+		table(text, failovers().stream()
+			.collect(Collectors.groupingBy(CausedFailover::causeLabel, TreeMap::new,
+					Collectors.mapping(CausedFailover::sinceFaultMillis, Collectors.toList()))));
+		text.append("Lock stalls on 'counter', the longest time without an ok operation on it from the fault's start to "
+				+ LockStalls.AFTER_HEAL_MILLIS + " ms after it was healed, by fault:\n");
+		table(text, LockStalls.byFault(this.history, "counter", this.faults));
 		List<StaleTicks> stale = staleTicks();
-		text.append("Failovers in which the old leader still ticked after the new leader's first tick (allowed when it "
-				+ "was revoked afterwards: a paused process cannot know): ")
+		text.append("Failovers in which the old leader still ticked after the new leader's first tick (each a "
+				+ "STALE_TICK violation): ")
 			.append(stale.size());
 		if (!stale.isEmpty()) {
 			text.append(", ").append(stale.stream().mapToInt(StaleTicks::count).sum())
@@ -132,12 +157,7 @@ record RunSummary(String name, @Nullable Long seed, long durationMillis, CheckRe
 		return text.toString();
 	}
 
-	private void failoverTable(StringBuilder text) {
-		Map<String, List<Long>> byCause = new TreeMap<>();
-		for (CausedFailover failover : failovers()) {
-			byCause.computeIfAbsent(failover.causeLabel(), (cause) -> new ArrayList<>())
-				.add(failover.sinceFaultMillis());
-		}
+	private static void table(StringBuilder text, Map<String, List<Long>> byCause) {
 		if (byCause.isEmpty()) {
 			text.append("  none\n");
 		}

@@ -3,6 +3,7 @@ package dev.zklock.systemtest.fault;
 import java.util.List;
 
 import dev.zklock.systemtest.check.Checker;
+import dev.zklock.systemtest.check.Invariant;
 import dev.zklock.systemtest.history.History;
 import dev.zklock.systemtest.history.OpKind;
 import dev.zklock.systemtest.history.Operation;
@@ -34,12 +35,13 @@ class RunSummaryTests {
 	}
 
 	@Test
-	void ticksOfAPausedLeaderAfterTheNewLeadersFirstTickAreStale() {
+	void ticksOfAPausedLeaderAfterTheNewLeadersFirstTickAreStaleAndAViolation() {
 		Fault pause = new Fault(Nemesis.PAUSE_HOLDER, "app-1", 1_000, 5_000, "holding counter");
 		History history = History.of(List.of(tick("app-1", 900, 1), tick("app-2", 4_200, 2), tick("app-1", 5_010, 1),
 				tick("app-2", 5_020, 2), tick("app-1", 5_060, 1), revoked("app-1", 5_100, 1), tick("app-2", 5_070, 2)));
 		RunSummary summary = summary(history, pause);
-		assertThat(summary.report().violations()).isEmpty();
+		assertThat(summary.report().violations()).singleElement()
+			.satisfies((violation) -> assertThat(violation.invariant()).isEqualTo(Invariant.STALE_TICK));
 		assertThat(summary.staleTicks()).singleElement().satisfies((stale) -> {
 			assertThat(stale.count()).isEqualTo(2);
 			assertThat(stale.spanMillis()).isEqualTo(51);
@@ -54,8 +56,25 @@ class RunSummaryTests {
 		assertThat(summary(history).staleTicks()).extracting(StaleTicks::count).isEmpty();
 	}
 
+	@Test
+	void lockStallsAreTheLongestGapsBetweenOkOperationsAroundEachFault() {
+		List<Operation> operations = new java.util.ArrayList<>();
+		for (long start = 0; start < 30_000; start += 100) {
+			if (start < 5_000 || start >= 8_200) {
+				operations.add(Operation.of("app-1", OpKind.EXCLUSIVE_INCREMENT, "counter", start, start + 10, start,
+						Outcome.OK));
+			}
+		}
+		Fault kill = new Fault(Nemesis.KILL_APP, "app-2", 5_050, 6_000, "");
+		Fault quiet = new Fault(Nemesis.STOP_APP, "app-3", 17_000, 17_500, "");
+		RunSummary summary = summary(History.of(operations), kill, quiet);
+		assertThat(LockStalls.byFault(summary.history(), "counter", summary.faults())).containsEntry("kill-app",
+				List.of(3_150L)).containsEntry("stop-app", List.of(90L));
+		assertThat(summary.toString()).contains("kill-app: n=1, min=3150 median=3150 max=3150 ms");
+	}
+
 	private static RunSummary summary(History history, Fault... faults) {
-		return new RunSummary("test", 42L, 60_000, Checker.check(history, List.of()), List.of(faults), history);
+		return new RunSummary("test", "v1-dirty", 42L, 60_000, Checker.check(history, List.of()), List.of(faults), history);
 	}
 
 	private static Operation tick(String process, long start, long epoch) {

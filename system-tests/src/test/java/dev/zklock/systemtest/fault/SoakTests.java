@@ -26,11 +26,12 @@ class SoakTests {
 		Duration duration = DurationStyle.detectAndParse(System.getProperty(DURATION_PROPERTY));
 		long seed = FaultRun.seed();
 		System.out.println("[run] soak: " + duration + ", seed " + seed);
-		try (FaultRun run = FaultRun.start("soak")) {
+		try (FaultRun run = FaultRun.start("soak", true)) {
 			run.run(new NemesisSchedule(seed, run.cluster().apps().size()), duration);
-			RunSummary summary = run.summarize(seed);
+			RunSummary summary = run.finish(seed);
 			CheckReport report = summary.report();
 			assertThat(report.violations()).as("invariant violations (seed %d); report:%n%s", seed, summary).isEmpty();
+			assertThat(summary.staleTicks()).as("ticks of an old leader after the new leader's first tick").isEmpty();
 			long kills = summary.faultCounts().getOrDefault(Nemesis.KILL_APP, 0L);
 			assertThat(report.damagedLines()).as("history lines damaged, at most one per kill")
 				.hasSizeLessThanOrEqualTo((int) kills);

@@ -66,4 +66,18 @@ class FencedValueTests {
 		assertThat(this.value.state().value()).isEqualTo(1);
 	}
 
+	@Test
+	void unfencedAccessesIgnoreAndKeepTheFenceSoInterleavedIncrementsAreLost() {
+		this.value.write(10, 1);
+		long first = this.value.read(0, Access.NONE);
+		long second = this.value.read(0, Access.NONE);
+		this.value.write(0, Access.NONE, first + 1);
+		this.value.write(0, Access.NONE, second + 1);
+		RegisterState state = this.value.state();
+		assertThat(state.value()).isEqualTo(2);
+		assertThat(state.fence()).isEqualTo(10);
+		assertThat(state.acceptedWrites()).isEqualTo(3);
+		assertThat(state.lostUpdates()).isEqualTo(1);
+	}
+
 }
