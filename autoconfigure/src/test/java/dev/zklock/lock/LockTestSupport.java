@@ -111,6 +111,18 @@ final class LockTestSupport implements AutoCloseable {
 	}
 
 	/**
+	 * Return the number of children of a node, 0 if it is gone meanwhile.
+	 */
+	static int childrenOrNone(CuratorFramework client, String path) throws Exception {
+		try {
+			return client.getChildren().forPath(path).size();
+		}
+		catch (org.apache.zookeeper.KeeperException.NoNodeException ex) {
+			return 0;
+		}
+	}
+
+	/**
 	 * Return the lock nodes under the key's node (none when the key's node is gone).
 	 */
 	static List<String> lockNodes(CuratorFramework client, String key) throws Exception {
