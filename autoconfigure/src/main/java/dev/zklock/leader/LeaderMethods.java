@@ -68,9 +68,19 @@ public final class LeaderMethods {
 	 */
 	public DefaultPointcutAdvisor advisor(Supplier<ZkLeadership> leadership, int order) {
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new LeaderMethodPointcut(this),
-				new ZkLeaderInterceptor(this, SingletonSupplier.of(leadership)));
+				new ZkLeaderInterceptor(advice(leadership)));
 		advisor.setOrder(order);
 		return advisor;
+	}
+
+	/**
+	 * Return the leader-only advice for these methods, for a way in other than the
+	 * {@link #advisor advisor}, such as a woven aspect.
+	 * @param leadership the leadership to consult, looked up on the first call
+	 * @return the advice
+	 */
+	public LeaderAdvice advice(Supplier<ZkLeadership> leadership) {
+		return new LeaderAdvice(this, SingletonSupplier.of(leadership));
 	}
 
 	/**

@@ -72,9 +72,19 @@ public final class LockSpecs {
 	public DefaultPointcutAdvisor advisor(Supplier<ZkLockTemplate> template, int order) {
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
 				new AnnotationMatchingPointcut(null, ZkLocked.class, true),
-				new LockInterceptor(this, SingletonSupplier.of(template)));
+				new LockInterceptor(advice(template)));
 		advisor.setOrder(order);
 		return advisor;
+	}
+
+	/**
+	 * Return the advice that runs these {@code @ZkLocked} methods while holding their locks,
+	 * for a way in other than the {@link #advisor advisor}, such as a woven aspect.
+	 * @param template the lock template, looked up on the first call
+	 * @return the advice
+	 */
+	public LockAdvice advice(Supplier<ZkLockTemplate> template) {
+		return new LockAdvice(this, SingletonSupplier.of(template));
 	}
 
 	/**

@@ -1,0 +1,72 @@
+package dev.zklock.leader;
+
+import java.lang.reflect.Method;
+import java.util.function.Supplier;
+
+import dev.zklock.NotLeaderException;
+import dev.zklock.ZkLeadership;
+import dev.zklock.annotation.WhenNotLeader;
+import dev.zklock.support.AdvisedCall;
+import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.SkippedCalls;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a call to a {@code @ZkLeader} method does, whichever way it was intercepted (a proxy's
+ * advisor or a woven aspect): it goes through only while this instance leads the method's
+ * group; otherwise it is skipped or fails with {@link NotLeaderException}, as the spec says. The
+ * check is a read of local state: it never talks to ZooKeeper.
+ *
+ * @since 0.1.0
+ */
+public final class LeaderAdvice {
+
+	private static final Log logger = LogFactory.getLog(LeaderAdvice.class);
+
+	private final LeaderMethods methods;
+
+	private final Supplier<ZkLeadership> leadership;
+
+	LeaderAdvice(LeaderMethods methods, Supplier<ZkLeadership> leadership) {
+		this.methods = methods;
+		this.leadership = leadership;
+	}
+
+	/**
+	 * Run a call to a method if this instance leads its group; a method without a leader spec
+	 * just runs.
+	 * @param targetClass the class whose annotations apply, {@code null} if unknown
+	 * @param method the method called
+	 * @param call the rest of the call
+	 * @return the method's result, or the value a skipped call returns
+	 * @throws Throwable the method's own exception, or {@link NotLeaderException}
+	 */
+	public @Nullable Object invoke(@Nullable Class<?> targetClass, Method method, AdvisedCall call) throws Throwable {
+		LeaderSpec spec = this.methods.specFor(method, targetClass);
+		if (spec == null) {
+			return call.proceed();
+		}
+		ZkLeadership leadership = this.leadership.get();
+		if (leadership.isLeader(spec.group())) {
+			return call.proceed();
+		}
+		if (spec.whenNotLeader() == WhenNotLeader.THROW) {
+			throw new NotLeaderException(spec.group(), reason(leadership, spec.group()));
+		}
+		if (logger.isTraceEnabled()) {
+			logger.trace("Skipping " + AnnotatedMethods.describe(method) + ": this instance is not the leader of group '"
+					+ spec.group() + "'");
+		}
+		return SkippedCalls.result(method);
+	}
+
+	private static String reason(ZkLeadership leadership, String group) {
+		if (leadership instanceof LeaderElections elections) {
+			return elections.notLeaderReason(group);
+		}
+		return (leadership instanceof FixedLeadership fixed) ? fixed.notLeaderReason() : "";
+	}
+
+}
