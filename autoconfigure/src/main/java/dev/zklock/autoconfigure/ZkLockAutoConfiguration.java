@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
@@ -34,6 +35,9 @@ import org.springframework.util.Assert;
  * the post-processor that checks annotated beans at startup are infrastructure beans created
  * before the application's beans; they read the order from the environment and look the
  * template up on the first call, so that they pull no other beans forward.
+ * <p>
+ * With {@code zklock.advice-mode=aspectj} the advisor is left out: the aspects of the
+ * zklock-aspects module, woven into the application, call the same advice instead.
  *
  * @since 0.1.0
  */
@@ -66,8 +70,8 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LockSpecs zklockLockSpecs(ConfigurableListableBeanFactory beanFactory) {
-		return new LockSpecs(beanFactory);
+	static LockSpecs zklockLockSpecs(ConfigurableListableBeanFactory beanFactory, Environment environment) {
+		return new LockSpecs(beanFactory, AdviceModes.of(environment));
 	}
 
 	@Bean
@@ -78,6 +82,7 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnProperty(name = AdviceModes.PROPERTY, havingValue = "proxy", matchIfMissing = true)
 	static DefaultPointcutAdvisor zklockLockedAdvisor(LockSpecs zklockLockSpecs,
 			ObjectProvider<ZkLockTemplate> template, Environment environment) {
 		return zklockLockSpecs.advisor(template::getObject, lockProperties(environment).getOrder());

@@ -9,6 +9,7 @@ import dev.zklock.leader.LeaderTestMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.Ordered;
 
 /**
@@ -51,6 +52,13 @@ public class ZkLockProperties {
 	 */
 	private boolean failFast = true;
 
+	/**
+	 * How @ZkLocked and @ZkLeader methods are advised: 'proxy' (Spring AOP proxies, calls from
+	 * outside the bean only) or 'aspectj' (aspects woven from the zklock-aspects module, also
+	 * self-invoked and private methods; the proxy advisors are then not registered).
+	 */
+	private AdviceMode adviceMode = AdviceMode.PROXY;
+
 	private final Retry retry = new Retry();
 
 	private final Auth auth = new Auth();
@@ -73,6 +81,14 @@ public class ZkLockProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public AdviceMode getAdviceMode() {
+		return this.adviceMode;
+	}
+
+	public void setAdviceMode(AdviceMode adviceMode) {
+		this.adviceMode = adviceMode;
 	}
 
 	public String getConnectString() {

@@ -118,6 +118,16 @@ class ZkLockAutoConfigurationTests {
 		});
 	}
 
+	@Test
+	void aspectjModeWithoutTheAspectsModuleFailsAtStartup() {
+		this.contextRunner.withPropertyValues("zklock.advice-mode=aspectj").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("zklock.advice-mode is aspectj, but the zklock-aspects module is not on the class path")
+				.hasMessageContaining("set zklock.advice-mode=proxy");
+		});
+	}
+
 	private CuratorFramework newClient() {
 		CuratorFramework client = CuratorFrameworkFactory.newClient(this.connectString, new RetryOneTime(100));
 		client.start();

@@ -21,6 +21,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
@@ -46,6 +47,8 @@ public final class LockSpecs {
 
 	private final LockKeyEvaluator evaluator;
 
+	private final AdviceMode adviceMode;
+
 	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(256);
 
 	/**
@@ -54,8 +57,20 @@ public final class LockSpecs {
 	 * that key expressions refer to
 	 */
 	public LockSpecs(ConfigurableBeanFactory beanFactory) {
+		this(beanFactory, AdviceMode.PROXY);
+	}
+
+	/**
+	 * Create an instance whose checks fit the way the advice is applied: with
+	 * {@link AdviceMode#ASPECTJ}, private and final methods are accepted.
+	 * @param beanFactory the bean factory that resolves placeholders in wait times and the beans
+	 * that key expressions refer to
+	 * @param adviceMode how the advice is applied
+	 */
+	public LockSpecs(ConfigurableBeanFactory beanFactory, AdviceMode adviceMode) {
 		this.beanFactory = beanFactory;
 		this.evaluator = new LockKeyEvaluator(beanFactory);
+		this.adviceMode = adviceMode;
 	}
 
 	/**
@@ -131,7 +146,7 @@ public final class LockSpecs {
 			return null;
 		}
 		Problems problems = new Problems(beanName, specificMethod);
-		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass));
+		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass, this.adviceMode));
 		problems.check(unsupportedReturnType(specificMethod));
 		if (annotation.onTimeout() == OnLockTimeout.SKIP) {
 			problems.check(SkippedCalls.skipProblem(specificMethod));
