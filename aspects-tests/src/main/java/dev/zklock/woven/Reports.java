@@ -28,9 +28,21 @@ public class Reports {
 		report();
 	}
 
+	/**
+	 * Run the private report, on the leader only.
+	 */
+	public void tickPrivately() {
+		reportPrivately();
+	}
+
 	@ZkLeader(group = GROUP)
 	public void report() {
 		this.ran.add(this.instance);
+	}
+
+	@ZkLeader(group = GROUP)
+	private void reportPrivately() {
+		this.ran.add(this.instance + " (private)");
 	}
 
 }

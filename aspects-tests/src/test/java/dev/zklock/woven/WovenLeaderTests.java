@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 class WovenLeaderTests {
 
 	@Test
-	void selfInvokedLeaderMethodRunsOnTheLeaderOnly(ZooKeeperTestServer server) {
+	void selfInvokedAndPrivateLeaderMethodsRunOnTheLeaderOnly(ZooKeeperTestServer server) {
 		Queue<String> ran = new ConcurrentLinkedQueue<>();
 		WovenLockTests.instance(server, "aspectj", new UnsafeCounter())
 			.withBean(Reports.class, () -> new Reports("first", ran))
@@ -40,7 +40,9 @@ class WovenLeaderTests {
 						first.getBean(Reports.class).tick();
 						second.getBean(Reports.class).tick();
 					}
-					assertThat(List.copyOf(ran)).containsExactly(leader, leader, leader);
+					first.getBean(Reports.class).tickPrivately();
+					second.getBean(Reports.class).tickPrivately();
+					assertThat(List.copyOf(ran)).containsExactly(leader, leader, leader, leader + " (private)");
 				}));
 	}
 

@@ -10,6 +10,7 @@ import dev.zklock.lock.aop.LockSpecs;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.AdviceMode;
 import org.springframework.context.annotation.Bean;
@@ -21,11 +22,12 @@ import org.springframework.core.env.Environment;
  * with the lock and leader advice of this context, for the woven {@link ZkLockedAspect} and
  * {@link ZkLeaderAspect} to call when {@code zklock.advice-mode=aspectj}. In proxy mode the beans
  * are registered without advice, so that woven code in them does not advise a call a second
- * time.
+ * time. With {@code zklock.enabled=false} there is nothing to register: woven code just runs.
  *
  * @since 0.1.0
  */
 @AutoConfiguration(after = { ZkLockAutoConfiguration.class, ZkLeaderAutoConfiguration.class })
+@ConditionalOnBooleanProperty(name = "zklock.enabled", matchIfMissing = true)
 public final class ZkLockAspectsAutoConfiguration {
 
 	@Bean
