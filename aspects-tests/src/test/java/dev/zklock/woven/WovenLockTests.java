@@ -25,6 +25,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * {@code @ZkLocked} in AspectJ mode, on classes woven at compile time: two application contexts,
@@ -80,6 +81,22 @@ class WovenLockTests {
 					assertThat(firstCalls.calls()).isEqualTo(1);
 					assertThat(secondCalls.calls()).isEqualTo(2);
 				}));
+	}
+
+	@Test
+	void anObjectThatIsNoBeanIsAdvisedByTheOneContextInAspectjMode(ZooKeeperTestServer server) {
+		CountingLockCalls lockCalls = new CountingLockCalls();
+		Counting notABean = new Counting(new UnsafeCounter());
+		notABean.incrementThroughSelf();
+		instance(server, "aspectj", new UnsafeCounter()).withBean(CountingLockCalls.class, () -> lockCalls)
+			.run((first) -> {
+				notABean.incrementThroughSelf();
+				assertThat(lockCalls.calls()).isEqualTo(1);
+				instance(server, "aspectj", new UnsafeCounter()).run((second) -> assertThatIllegalStateException()
+					.isThrownBy(notABean::incrementThroughSelf)
+					.withMessageContaining("Counting.increment() was called on an object that is no bean of the 2 "
+							+ "application contexts running with zklock.advice-mode=aspectj"));
+			});
 	}
 
 	@Test
