@@ -108,7 +108,8 @@ final class WovenBeans implements InstantiationAwareBeanPostProcessor, SmartInit
 						+ method.getDeclaringClass().getName() + " was not woven with the zklock-aspects aspects, so "
 						+ "the method would run unadvised; weave it at compile time (the AspectJ Maven plugin with "
 						+ "zklock-aspects as an aspect library) or at load time (-javaagent:aspectjweaver.jar), or set "
-						+ "zklock.advice-mode=proxy");
+						+ "zklock.advice-mode=proxy (the aspects match the annotation on the method itself, not a "
+						+ "composed annotation)");
 			}
 		}
 		return found;
