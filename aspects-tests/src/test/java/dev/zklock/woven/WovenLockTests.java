@@ -133,6 +133,17 @@ class WovenLockTests {
 		});
 	}
 
+	@Test
+	void aBadKeyExpressionStillFailsTheStartupInAspectjMode(ZooKeeperTestServer server) {
+		instance(server, "aspectj", new UnsafeCounter()).withBean("badKey", BadKey.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidAnnotationException.class)
+				.hasMessageContaining("BadKey.work(String) of bean 'badKey'")
+				.hasMessageContaining("refers to #item, which the method does not have");
+		});
+	}
+
 	private void assertExactAcrossTwoContexts(ZooKeeperTestServer server,
 			Function<ApplicationContext, Runnable> increment) {
 		UnsafeCounter counter = new UnsafeCounter();
