@@ -20,16 +20,13 @@ final class AdviceModes {
 
 	/**
 	 * Return the advice mode the environment sets.
-	 * @throws IllegalStateException in AspectJ mode without the zklock-aspects module, whose
+	 * @throws MissingAspectsException in AspectJ mode without the zklock-aspects module, whose
 	 * aspects would be the only way in
 	 */
 	static AdviceMode of(Environment environment) {
 		AdviceMode mode = Binder.get(environment).bind(PROPERTY, AdviceMode.class).orElse(AdviceMode.PROXY);
 		if (mode == AdviceMode.ASPECTJ && !ClassUtils.isPresent(LOCK_ASPECT, AdviceModes.class.getClassLoader())) {
-			throw new IllegalStateException(PROPERTY + " is aspectj, but the zklock-aspects module is not on the "
-					+ "class path, so no @ZkLocked or @ZkLeader method would be advised; add dev.zklock:zklock-aspects "
-					+ "and weave it into the application (see the guide's \"AspectJ mode\"), or set " + PROPERTY
-					+ "=proxy");
+			throw new MissingAspectsException();
 		}
 		return mode;
 	}

@@ -122,9 +122,12 @@ class ZkLockAutoConfigurationTests {
 	void aspectjModeWithoutTheAspectsModuleFailsAtStartup() {
 		this.contextRunner.withPropertyValues("zklock.advice-mode=aspectj").run((context) -> {
 			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("zklock.advice-mode is aspectj, but the zklock-aspects module is not on the class path")
-				.hasMessageContaining("set zklock.advice-mode=proxy");
+			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(MissingAspectsException.class);
+			FailureAnalysis analysis = new MissingAspectsFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription())
+				.startsWith("zklock.advice-mode is aspectj, but the zklock-aspects module is not on the class path");
+			assertThat(analysis.getAction()).contains("dev.zklock:zklock-aspects").contains("'zklock.advice-mode=proxy'");
 		});
 	}
 
