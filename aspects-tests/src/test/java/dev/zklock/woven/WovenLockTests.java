@@ -13,7 +13,6 @@ import dev.zklock.aspects.ZkLockAspectsAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLeaderAutoConfiguration;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
 import dev.zklock.autoconfigure.ZooKeeperAutoConfiguration;
-import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.apache.curator.framework.CuratorFramework;
@@ -119,28 +118,6 @@ class WovenLockTests {
 	void aLockedMethodRunsUnderItsLock(ZooKeeperTestServer server) {
 		instance(server, "aspectj", new UnsafeCounter()).withBean(Checked.class).run((context) -> {
 			context.getBean(Checked.class).run();
-		});
-	}
-
-	@Test
-	void anUnwovenClassFailsTheStartupInAspectjMode(ZooKeeperTestServer server) {
-		instance(server, "aspectj", new UnsafeCounter()).withBean("unwoven", UnwovenService.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidAnnotationException.class)
-				.hasMessageContaining("UnwovenService.work() of bean 'unwoven'")
-				.hasMessageContaining("was not woven with the zklock-aspects aspects");
-		});
-	}
-
-	@Test
-	void aBadKeyExpressionStillFailsTheStartupInAspectjMode(ZooKeeperTestServer server) {
-		instance(server, "aspectj", new UnsafeCounter()).withBean("badKey", BadKey.class).run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidAnnotationException.class)
-				.hasMessageContaining("BadKey.work(String) of bean 'badKey'")
-				.hasMessageContaining("refers to #item, which the method does not have");
 		});
 	}
 

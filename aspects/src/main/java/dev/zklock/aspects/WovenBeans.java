@@ -2,6 +2,7 @@ package dev.zklock.aspects;
 
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -87,7 +88,7 @@ final class WovenBeans implements InstantiationAwareBeanPostProcessor, SmartInit
 		Boolean hasAnnotations = this.annotated.get(type);
 		if (hasAnnotations == null) {
 			hasAnnotations = check(type, beanName, ZkLocked.class) | check(type, beanName, ZkLeader.class)
-					|| AnnotatedElementUtils.hasAnnotation(type, ZkLeader.class);
+					| checkLeaderClass(type, beanName);
 			this.annotated.put(type, hasAnnotations);
 		}
 		if (hasAnnotations) {
@@ -103,16 +104,38 @@ final class WovenBeans implements InstantiationAwareBeanPostProcessor, SmartInit
 		boolean found = false;
 		for (Method method : AnnotatedMethods.find(type, annotation)) {
 			found = true;
-			if (this.advice.isWoven() && !isWoven(method)) {
-				throw new InvalidAnnotationException(annotation, beanName, method, "zklock.advice-mode is aspectj, but "
-						+ method.getDeclaringClass().getName() + " was not woven with the zklock-aspects aspects, so "
-						+ "the method would run unadvised; weave it at compile time (the AspectJ Maven plugin with "
-						+ "zklock-aspects as an aspect library) or at load time (-javaagent:aspectjweaver.jar), or set "
-						+ "zklock.advice-mode=proxy (the aspects match the annotation on the method itself, not a "
-						+ "composed annotation)");
-			}
+			failIfNotWoven(annotation, beanName, method);
 		}
 		return found;
+	}
+
+	/**
+	 * Tell whether the class is annotated with {@code @ZkLeader}, failing in AspectJ mode on a
+	 * public method it declares that was not woven.
+	 */
+	private boolean checkLeaderClass(Class<?> type, String beanName) {
+		if (!AnnotatedElementUtils.hasAnnotation(type, ZkLeader.class)) {
+			return false;
+		}
+		for (Method method : type.getDeclaredMethods()) {
+			int modifiers = method.getModifiers();
+			if (Modifier.isPublic(modifiers) && !Modifier.isStatic(modifiers) && !method.isSynthetic()
+					&& !method.isBridge()) {
+				failIfNotWoven(ZkLeader.class, beanName, method);
+			}
+		}
+		return true;
+	}
+
+	private void failIfNotWoven(Class<? extends Annotation> annotation, String beanName, Method method) {
+		if (this.advice.isWoven() && !isWoven(method)) {
+			throw new InvalidAnnotationException(annotation, beanName, method, "zklock.advice-mode is aspectj, but "
+					+ method.getDeclaringClass().getName() + " was not woven with the zklock-aspects aspects, so "
+					+ "the method would run unadvised; weave it at compile time (the AspectJ Maven plugin with "
+					+ "zklock-aspects as an aspect library) or at load time (-javaagent:aspectjweaver.jar), or set "
+					+ "zklock.advice-mode=proxy (the aspects match the annotation on the method or class itself, "
+					+ "not a composed or inherited one)");
+		}
 	}
 
 	/**
