@@ -26,6 +26,8 @@ final class LockLease {
 
 	private final Executor executor;
 
+	private volatile boolean checked;
+
 	/**
 	 * Create a lease.
 	 * @param acquisition the locks, {@code null} if they were not obtained in time
@@ -90,11 +92,23 @@ final class LockLease {
 	 * work succeeded and its locks were held throughout
 	 */
 	void end(@Nullable Throwable failure, Consumer<@Nullable Throwable> then) {
-		this.engine.finishAsync(held()).whenCompleteAsync((lost, ex) -> {
+		CompletableFuture<@Nullable RuntimeException> finished = (failure != null || this.checked)
+				? this.engine.releaseAsync(held()).thenApply((released) -> null) : this.engine.finishAsync(held());
+		finished.whenCompleteAsync((lost, ex) -> {
 			Throwable end = (failure != null) ? unwrap(failure) : (ex != null) ? unwrap(ex) : lost;
 			this.call.ended(end);
 			then.accept(end);
 		}, this.executor);
+	}
+
+	/**
+	 * Check, as the work is about to complete, that its locks were held throughout; the end then
+	 * only releases them.
+	 * @return completed with a {@link LockLostException}, or {@code null} if they were
+	 */
+	CompletableFuture<@Nullable RuntimeException> checkHeld() {
+		this.checked = true;
+		return this.engine.checkHeldAsync(held());
 	}
 
 	private Acquisition held() {

@@ -148,6 +148,25 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Check, without blocking, that every lock of an asynchronous call is still certainly held.
+	 * @param acquisition the acquisition
+	 * @return completed with the {@link dev.zklock.LockLostException} naming the first lock that
+	 * was lost or in doubt, or with {@code null}
+	 */
+	public CompletableFuture<@Nullable RuntimeException> checkHeldAsync(Acquisition acquisition) {
+		return acquisition.checkHeldAsync();
+	}
+
+	/**
+	 * Release, without blocking, every lock of an asynchronous call.
+	 * @param acquisition the acquisition
+	 * @return completed once released
+	 */
+	public CompletableFuture<@Nullable Void> releaseAsync(Acquisition acquisition) {
+		return AsyncRelease.release(acquisition.holds());
+	}
+
+	/**
 	 * Release what an acquisition holds, in reverse order.
 	 * @param acquisition the acquisition
 	 */
