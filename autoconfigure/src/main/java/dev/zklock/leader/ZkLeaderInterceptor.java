@@ -1,11 +1,13 @@
 package dev.zklock.leader;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.zklock.NotLeaderException;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.WhenNotLeader;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.SkippedCalls;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -41,17 +43,30 @@ final class ZkLeaderInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		ZkLeadership leadership = this.leadership.get();
+		if (spec.style() == CallStyle.REACTIVE) {
+			return ReactiveLeaderCalls.onSubscribe(invocation.getMethod(), spec, invocation::proceed,
+					() -> leadership.isLeader(spec.group()), () -> notLeader(leadership, spec.group()));
+		}
 		if (leadership.isLeader(spec.group())) {
 			return invocation.proceed();
 		}
 		if (spec.whenNotLeader() == WhenNotLeader.THROW) {
-			throw new NotLeaderException(spec.group(), reason(leadership, spec.group()));
+			NotLeaderException notLeader = notLeader(leadership, spec.group());
+			if (spec.style() == CallStyle.COMPLETION_STAGE) {
+				return CompletableFuture.failedFuture(notLeader);
+			}
+			throw notLeader;
 		}
 		if (logger.isTraceEnabled()) {
 			logger.trace("Skipping " + AnnotatedMethods.describe(invocation.getMethod())
 					+ ": this instance is not the leader of group '" + spec.group() + "'");
 		}
-		return SkippedCalls.result(invocation.getMethod());
+		return (spec.style() == CallStyle.COMPLETION_STAGE) ? CompletableFuture.completedFuture(null)
+				: SkippedCalls.result(invocation.getMethod());
+	}
+
+	private static NotLeaderException notLeader(ZkLeadership leadership, String group) {
+		return new NotLeaderException(group, reason(leadership, group));
 	}
 
 	private static String reason(ZkLeadership leadership, String group) {

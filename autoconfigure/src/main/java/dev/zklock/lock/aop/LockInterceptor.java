@@ -38,6 +38,16 @@ final class LockInterceptor implements MethodInterceptor {
 		}
 		List<String> keys = this.specs.keys(spec, target, targetClass, invocation.getArguments());
 		ZkLockTemplate template = this.template.get();
+		switch (spec.style()) {
+			case COMPLETION_STAGE -> {
+				return AsyncLockCalls.completionStage(spec, keys, template, invocation::proceed);
+			}
+			case REACTIVE -> {
+				return ReactiveLockCalls.reactive(spec, keys, template, invocation::proceed);
+			}
+			default -> {
+			}
+		}
 		return template.executeOrElse(spec.keyText(), keys, spec.mode(), spec.waitTime(),
 				(lock) -> invocation.proceed(), () -> timedOut(spec, keys, template));
 	}
