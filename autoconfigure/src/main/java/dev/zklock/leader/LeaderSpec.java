@@ -10,4 +10,9 @@ import dev.zklock.annotation.WhenNotLeader;
  * result.
  */
 record LeaderSpec(String group, WhenNotLeader whenNotLeader, CallStyle style) {
+
+	LeaderSpec(String group, WhenNotLeader whenNotLeader) {
+		this(group, whenNotLeader, CallStyle.BLOCKING);
+	}
+
 }
