@@ -57,7 +57,7 @@ public enum CallStyle {
 		if (type == CompletionStage.class || type == CompletableFuture.class) {
 			return COMPLETION_STAGE;
 		}
-		if (reactorPresent && (isSuspending(method) || adapter(method) != null)) {
+		if (reactorPresent && (isSuspending(method) || isAdaptable(method))) {
 			return REACTIVE;
 		}
 		return BLOCKING;
@@ -113,6 +113,19 @@ public enum CallStyle {
 		boolean flow = FLOW.equals(new MethodParameter(method, -1).getParameterType().getName());
 		return ClassUtils.resolveClassName(flow ? "reactor.core.publisher.Flux" : "reactor.core.publisher.Mono",
 				CallStyle.class.getClassLoader());
+	}
+
+	/**
+	 * Return whether the method returns a reactive type whose adapter makes exactly that type
+	 * (not a supertype the caller could not take, nor a future).
+	 */
+	private static boolean isAdaptable(Method method) {
+		Class<?> type = method.getReturnType();
+		if (Future.class.isAssignableFrom(type) || CompletionStage.class.isAssignableFrom(type)) {
+			return false;
+		}
+		ReactiveAdapter adapter = adapter(method);
+		return adapter != null && type.isAssignableFrom(adapter.getReactiveType());
 	}
 
 	private static boolean isSuspending(Method method) {
