@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Runs reactive work while holding ZooKeeper locks: the reactive form of {@link ZkLockTemplate},
@@ -121,7 +122,10 @@ public class ReactiveZkLockTemplate {
 
 	private Mono<LockLease> lease(@Nullable String name, Collection<String> keys, LockMode mode,
 			@Nullable Duration waitTime) {
-		return Mono.fromFuture(() -> this.template.lease(name, keys, mode, waitTime), false);
+		// On the template's executor even when the lease is complete at subscription: the work
+		// is subscribed there, never on the subscriber's thread or a ZooKeeper thread.
+		return Mono.fromFuture(() -> this.template.lease(name, keys, mode, waitTime), false)
+			.publishOn(Schedulers.fromExecutor(this.template.asyncExecutor()));
 	}
 
 	private static <T> Flux<T> run(LockLease lease, Function<HeldLock, ? extends Publisher<T>> work) {

@@ -298,7 +298,9 @@ public class ZkLockTemplate implements AutoCloseable {
 				leasing.cancel(false);
 			}
 		});
-		leasing.whenComplete((lease, failure) -> {
+		// Async: the lease may be complete already, and its continuation must not run on the
+		// caller's thread (nor ever on a ZooKeeper thread).
+		leasing.whenCompleteAsync((lease, failure) -> {
 			if (failure != null) {
 				result.completeExceptionally(LockLease.unwrap(failure));
 			}
@@ -318,7 +320,7 @@ public class ZkLockTemplate implements AutoCloseable {
 			else {
 				run(lease, callback, result);
 			}
-		});
+		}, asyncExecutor());
 		return result;
 	}
 

@@ -89,7 +89,6 @@ public final class ZkLockAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		@ConditionalOnBean(ZkLockTemplate.class)
 		ReactiveZkLockTemplate reactiveZkLockTemplate(ZkLockTemplate zkLockTemplate) {
 			return new ReactiveZkLockTemplate(zkLockTemplate);
 		}
