@@ -390,6 +390,15 @@ public class ZkLockProperties {
 		 */
 		private int order = Ordered.LOWEST_PRECEDENCE - 100;
 
+		/**
+		 * Name of the Executor bean that runs the work of asynchronous and reactive locked
+		 * calls once their lock is held, and completes their futures. By default, the
+		 * application's task executor ('applicationTaskExecutor', which Spring Boot makes of
+		 * virtual threads when spring.threads.virtual.enabled=true) if there is one, else a pool
+		 * of the lock template's own.
+		 */
+		private @Nullable String asyncExecutor;
+
 		private final Handoff handoff = new Handoff();
 
 		private final Keep keep = new Keep();
@@ -432,6 +441,14 @@ public class ZkLockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public @Nullable String getAsyncExecutor() {
+			return this.asyncExecutor;
+		}
+
+		public void setAsyncExecutor(@Nullable String asyncExecutor) {
+			this.asyncExecutor = asyncExecutor;
 		}
 
 		/**

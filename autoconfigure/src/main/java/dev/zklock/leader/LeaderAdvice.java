@@ -1,6 +1,7 @@
 package dev.zklock.leader;
 
 import java.lang.reflect.Method;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import dev.zklock.NotLeaderException;
@@ -8,6 +9,7 @@ import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.WhenNotLeader;
 import dev.zklock.support.AdvisedCall;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.SkippedCalls;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,7 +19,9 @@ import org.jspecify.annotations.Nullable;
  * What a call to a {@code @ZkLeader} method does, whichever way it was intercepted (a proxy's
  * advisor or a woven aspect): it goes through only while this instance leads the method's
  * group; otherwise it is skipped or fails with {@link NotLeaderException}, as the spec says. The
- * check is a read of local state: it never talks to ZooKeeper.
+ * check is a read of local state: it never talks to ZooKeeper. For a method that returns a
+ * {@code CompletionStage}, a skipped or refused call is a completed or failed future; for a
+ * reactive type, leadership is checked on subscription ({@link ReactiveLeaderCalls}).
  *
  * @since 0.1.0
  */
@@ -49,17 +53,30 @@ public final class LeaderAdvice {
 			return call.proceed();
 		}
 		ZkLeadership leadership = this.leadership.get();
+		if (spec.style() == CallStyle.REACTIVE) {
+			return ReactiveLeaderCalls.onSubscribe(method, spec, call, () -> leadership.isLeader(spec.group()),
+					() -> notLeader(leadership, spec.group()));
+		}
 		if (leadership.isLeader(spec.group())) {
 			return call.proceed();
 		}
 		if (spec.whenNotLeader() == WhenNotLeader.THROW) {
-			throw new NotLeaderException(spec.group(), reason(leadership, spec.group()));
+			NotLeaderException notLeader = notLeader(leadership, spec.group());
+			if (spec.style() == CallStyle.COMPLETION_STAGE) {
+				return CompletableFuture.failedFuture(notLeader);
+			}
+			throw notLeader;
 		}
 		if (logger.isTraceEnabled()) {
 			logger.trace("Skipping " + AnnotatedMethods.describe(method) + ": this instance is not the leader of group '"
 					+ spec.group() + "'");
 		}
-		return SkippedCalls.result(method);
+		return (spec.style() == CallStyle.COMPLETION_STAGE) ? CompletableFuture.completedFuture(null)
+				: SkippedCalls.result(method);
+	}
+
+	private static NotLeaderException notLeader(ZkLeadership leadership, String group) {
+		return new NotLeaderException(group, reason(leadership, group));
 	}
 
 	private static String reason(ZkLeadership leadership, String group) {

@@ -14,6 +14,7 @@ import java.util.function.UnaryOperator;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
+import dev.zklock.support.CallStyle;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -123,7 +124,7 @@ public final class LeaderMethods {
 		String group = StringUtils.hasText(annotation.group()) ? this.placeholders.apply(annotation.group()).trim()
 				: defaultGroup();
 		register(GroupNames.validate(group));
-		return new LeaderSpec(group, annotation.whenNotLeader());
+		return new LeaderSpec(group, annotation.whenNotLeader(), CallStyle.of(specificMethod));
 	}
 
 	private String defaultGroup() {

@@ -1,10 +1,18 @@
 package dev.zklock.leader;
 
+import dev.zklock.support.CallStyle;
+
 import dev.zklock.annotation.WhenNotLeader;
 
 /**
  * What {@code @ZkLeader} asks of one method, resolved once: the group, with the default group
- * and placeholders applied, and the policy for calls on a non-leader.
+ * and placeholders applied, the policy for calls on a non-leader, and how the method delivers its
+ * result.
  */
-record LeaderSpec(String group, WhenNotLeader whenNotLeader) {
+record LeaderSpec(String group, WhenNotLeader whenNotLeader, CallStyle style) {
+
+	LeaderSpec(String group, WhenNotLeader whenNotLeader) {
+		this(group, whenNotLeader, CallStyle.BLOCKING);
+	}
+
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.zklock.annotation.WhenNotLeader;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.support.SkippedCalls;
 import org.jspecify.annotations.Nullable;
@@ -66,7 +67,10 @@ public final class ZkLeaderBeanPostProcessor implements BeanPostProcessor {
 	private void check(String beanName, Class<?> type) {
 		for (Method method : leaderMethods(beanName, type)) {
 			LeaderSpec spec = spec(beanName, method, type);
-			if (spec != null && spec.whenNotLeader() == WhenNotLeader.SKIP) {
+			if (spec != null) {
+				fail(beanName, method, CallStyle.problem(method));
+			}
+			if (spec != null && spec.whenNotLeader() == WhenNotLeader.SKIP && spec.style() == CallStyle.BLOCKING) {
 				fail(beanName, method, SkippedCalls.skipProblem(method));
 			}
 		}

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * advisor or a woven aspect): look up the method's spec, evaluate its keys, and run the call
  * through the {@link ZkLockTemplate} holding those locks; on timeout, skip the call or throw
  * {@link LockTimeoutException} as the spec says. The method's own exceptions, checked ones
- * included, reach the caller unchanged.
+ * included, reach the caller unchanged. A method that returns a {@code CompletionStage} or a
+ * reactive type holds its locks until its work ends ({@link AsyncLockCalls},
+ * {@link ReactiveLockCalls}).
  *
  * @since 0.1.0
  */
@@ -50,6 +52,16 @@ public final class LockAdvice {
 		}
 		List<String> keys = this.specs.keys(spec, target, targetClass, args);
 		ZkLockTemplate template = this.template.get();
+		switch (spec.style()) {
+			case COMPLETION_STAGE -> {
+				return AsyncLockCalls.completionStage(spec, keys, template, call);
+			}
+			case REACTIVE -> {
+				return ReactiveLockCalls.reactive(spec, keys, template, call);
+			}
+			default -> {
+			}
+		}
 		return template.executeOrElse(spec.keyText(), keys, spec.mode(), spec.waitTime(), (lock) -> call.proceed(),
 				() -> timedOut(spec, keys, template));
 	}

@@ -12,6 +12,7 @@ import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.OnLockTimeout;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.support.SkippedCalls;
 import org.jspecify.annotations.Nullable;
@@ -39,9 +40,6 @@ import org.springframework.util.function.SingletonSupplier;
 public final class LockSpecs {
 
 	private static final Optional<LockSpec> NOT_LOCKED = Optional.empty();
-
-	private static final String[] UNSUPPORTED_RETURN_TYPES = { "java.util.concurrent.CompletionStage",
-			"java.util.concurrent.Future", "org.reactivestreams.Publisher" };
 
 	private final ConfigurableBeanFactory beanFactory;
 
@@ -147,8 +145,8 @@ public final class LockSpecs {
 		}
 		Problems problems = new Problems(beanName, specificMethod);
 		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass, this.adviceMode));
-		problems.check(unsupportedReturnType(specificMethod));
-		if (annotation.onTimeout() == OnLockTimeout.SKIP) {
+		problems.check(CallStyle.problem(specificMethod));
+		if (annotation.onTimeout() == OnLockTimeout.SKIP && CallStyle.of(specificMethod) == CallStyle.BLOCKING) {
 			problems.check(SkippedCalls.skipProblem(specificMethod));
 		}
 		String keyText = annotation.key().trim();
@@ -158,7 +156,7 @@ public final class LockSpecs {
 				: List.of(targetClass.getSimpleName() + "." + specificMethod.getName());
 		Duration waitTime = waitTime(annotation.waitTime(), problems);
 		return new LockSpec(specificMethod, expression, keyText.isEmpty() ? fixedKeys.get(0) : keyText, fixedKeys,
-				annotation.mode(), waitTime, annotation.onTimeout());
+				annotation.mode(), waitTime, annotation.onTimeout(), CallStyle.of(specificMethod));
 	}
 
 	private Expression parseKey(String keyText, Method method, Class<?> targetClass, Problems problems) {
@@ -195,30 +193,6 @@ public final class LockSpecs {
 			throw problems.fail("the waitTime " + shown + " is not valid: " + ex.getMessage() + "; "
 					+ WaitTimes.USAGE, ex);
 		}
-	}
-
-	private static @Nullable String unsupportedReturnType(Method method) {
-		for (String name : UNSUPPORTED_RETURN_TYPES) {
-			if (isAssignable(method.getReturnType(), name)) {
-				return "it returns " + method.getReturnType().getName() + ", which is not supported in this version: "
-						+ "the lock would be released before the work ends; lock inside the asynchronous work, "
-						+ "or return its result instead";
-			}
-		}
-		return null;
-	}
-
-	private static boolean isAssignable(Class<?> type, String supertypeName) {
-		if (type.getName().equals(supertypeName)) {
-			return true;
-		}
-		for (Class<?> implemented : type.getInterfaces()) {
-			if (isAssignable(implemented, supertypeName)) {
-				return true;
-			}
-		}
-		Class<?> superclass = type.getSuperclass();
-		return superclass != null && isAssignable(superclass, supertypeName);
 	}
 
 	/**
