@@ -14,6 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,11 +42,17 @@ final class ZooKeeperProbe implements AutoCloseable {
 	}
 
 	/**
-	 * Return how many holders and waiters have a node under the key's lock.
+	 * Return how many holders and waiters have a node under the key's lock (none when the key's
+	 * node is gone, which the server does to an empty container node at any time).
 	 */
 	int nodes(String key) throws Exception {
 		String path = ZKPaths.makePath(this.basePath, LockKeys.encode(key));
-		return (this.client.checkExists().forPath(path) != null) ? this.client.getChildren().forPath(path).size() : 0;
+		try {
+			return this.client.getChildren().forPath(path).size();
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return 0;
+		}
 	}
 
 	/**
