@@ -543,6 +543,20 @@ public class ZkLockProperties {
 		 */
 		private LeaderTestMode testMode = LeaderTestMode.ELECTION;
 
+		/**
+		 * Time that yielding, leaving the elections and closing the application wait for the
+		 * '@ZkLeaderComponent' beans of a group to stop before the leadership is given up.
+		 */
+		private Duration componentStopTimeout = Duration.ofSeconds(30);
+
+		public Duration getComponentStopTimeout() {
+			return this.componentStopTimeout;
+		}
+
+		public void setComponentStopTimeout(Duration componentStopTimeout) {
+			this.componentStopTimeout = componentStopTimeout;
+		}
+
 		public String getBasePath() {
 			return this.basePath;
 		}

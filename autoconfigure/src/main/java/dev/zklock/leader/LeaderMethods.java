@@ -110,10 +110,18 @@ public final class LeaderMethods {
 		if (annotation == null) {
 			return null;
 		}
-		String group = StringUtils.hasText(annotation.group()) ? this.placeholders.apply(annotation.group()).trim()
-				: defaultGroup();
+		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader());
+	}
+
+	/**
+	 * Resolve a group as an annotation declares it (placeholders, the default group for none),
+	 * validate it and record it so that its election is joined.
+	 * @throws IllegalArgumentException if the group cannot be used
+	 */
+	String group(String declared) {
+		String group = StringUtils.hasText(declared) ? this.placeholders.apply(declared).trim() : defaultGroup();
 		register(GroupNames.validate(group));
-		return new LeaderSpec(group, annotation.whenNotLeader());
+		return group;
 	}
 
 	private String defaultGroup() {
