@@ -46,8 +46,7 @@ public class ComponentLeaderApplication {
 			}
 			System.exit(0);
 		}, "lifetime");
-		lifetime.setDaemon(true);
-		lifetime.start();
+		lifetime.start(); // Not a daemon: it keeps the process alive, as nothing else would.
 		new SpringApplicationBuilder(ComponentLeaderApplication.class).web(WebApplicationType.NONE).run(args);
 	}
 
