@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import dev.zklock.lock.PauseMonitor;
 import org.apache.commons.logging.Log;
@@ -57,6 +58,8 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private final LeadershipListeners listeners;
 
+	private final LeadershipWaiters waiters = new LeadershipWaiters();
+
 	private volatile @Nullable LeaderComponents components;
 
 	private final Object lifecycleMonitor = new Object();
@@ -81,6 +84,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.events = new LeadershipEvents(this, participantId, publisher);
 		this.pauseMonitor = PauseMonitor.forClient(client);
 		this.listeners = new LeadershipListeners(this.events);
+		this.listeners.add(this.waiters);
 		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, client,
 				ZKPaths.makePath(basePath, group), this.listeners, this.pauseMonitor));
 		groups.forEach((group) -> join(validGroup(group)));
@@ -142,6 +146,12 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		GroupElection election = election(group);
 		long epoch = election.leaderEpoch();
 		return (epoch >= 0) ? OptionalLong.of(epoch) : ElectionReads.read(group, election.nodes()::leaderCzxid);
+	}
+
+	@Override
+	public Optional<LeaderTerm> awaitLeadership(String group, Duration timeout) throws InterruptedException {
+		election(group);
+		return this.waiters.await(() -> term(group), timeout);
 	}
 
 	@Override

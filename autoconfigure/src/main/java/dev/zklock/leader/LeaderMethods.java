@@ -68,7 +68,7 @@ public final class LeaderMethods {
 	 */
 	public DefaultPointcutAdvisor advisor(Supplier<ZkLeadership> leadership, int order) {
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new LeaderMethodPointcut(this),
-				new ZkLeaderInterceptor(this, SingletonSupplier.of(leadership)));
+				new ZkLeaderInterceptor(this, SingletonSupplier.of(leadership), new LeaderCalls()));
 		advisor.setOrder(order);
 		return advisor;
 	}
@@ -110,7 +110,7 @@ public final class LeaderMethods {
 		if (annotation == null) {
 			return null;
 		}
-		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader());
+		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader(), annotation.interruptOnRevoke());
 	}
 
 	/**

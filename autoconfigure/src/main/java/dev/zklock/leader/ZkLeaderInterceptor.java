@@ -1,7 +1,9 @@
 package dev.zklock.leader;
 
+import java.util.Optional;
 import java.util.function.Supplier;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.NotLeaderException;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.WhenNotLeader;
@@ -17,7 +19,8 @@ import org.springframework.aop.support.AopUtils;
 
 /**
  * Lets a call to a leader-only method through only while this instance leads the method's
- * group. The check is a read of local state: it never talks to ZooKeeper.
+ * group. The check is a read of local state: it never talks to ZooKeeper. A call let through
+ * runs in its term ({@link LeaderCalls}).
  */
 final class ZkLeaderInterceptor implements MethodInterceptor {
 
@@ -27,9 +30,12 @@ final class ZkLeaderInterceptor implements MethodInterceptor {
 
 	private final Supplier<ZkLeadership> leadership;
 
-	ZkLeaderInterceptor(LeaderMethods methods, Supplier<ZkLeadership> leadership) {
+	private final LeaderCalls calls;
+
+	ZkLeaderInterceptor(LeaderMethods methods, Supplier<ZkLeadership> leadership, LeaderCalls calls) {
 		this.methods = methods;
 		this.leadership = leadership;
+		this.calls = calls;
 	}
 
 	@Override
@@ -41,8 +47,9 @@ final class ZkLeaderInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		ZkLeadership leadership = this.leadership.get();
-		if (leadership.isLeader(spec.group())) {
-			return invocation.proceed();
+		Optional<LeaderTerm> term = leadership.term(spec.group());
+		if (term.isPresent()) {
+			return this.calls.proceed(invocation, spec, term.get(), leadership);
 		}
 		if (spec.whenNotLeader() == WhenNotLeader.THROW) {
 			throw new NotLeaderException(spec.group(), reason(leadership, spec.group()));

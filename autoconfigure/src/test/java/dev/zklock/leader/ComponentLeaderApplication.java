@@ -17,7 +17,7 @@ import org.springframework.core.env.Environment;
 /**
  * An application with a leader-only component of group "feed", a stand-in for a listener
  * container, that records the interval in which it runs ({@link Intervals}) and prints
- * {@code feed started at <millis>} and {@code feed stopped at <millis>}. With
+ * {@code feed started at <millis>} and {@code feed stopped at <millis>}; it takes 200 milliseconds to stop. With
  * {@code feed.fail-start=true} its start fails. Run as a separate process, configured by system
  * properties, it exits by itself after two minutes.
  */
@@ -29,11 +29,21 @@ public class ComponentLeaderApplication {
 
 	private static final long LIFETIME_MILLIS = 120_000;
 
+	private static final long STOP_MILLIS = 200;
+
 	@Bean
 	@ZkLeaderComponent(GROUP)
 	Feed feed(Environment environment) {
 		return new Feed(environment.getProperty("spring.application.name", "?"),
 				environment.getProperty("feed.fail-start", Boolean.class, false));
+	}
+
+	/**
+	 * The phase of the feed: below that of the elections, so that the context would stop the
+	 * elections first if zklock did not stop the feed before.
+	 */
+	static int phase() {
+		return LeaderElections.PHASE - 1;
 	}
 
 	public static void main(String[] args) {
@@ -82,6 +92,12 @@ public class ComponentLeaderApplication {
 		@Override
 		public void stop() {
 			if (this.running) {
+				try {
+					Thread.sleep(STOP_MILLIS); // As a container finishing its last records.
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
 				this.running = false;
 				Intervals.stopped(this.instance);
 				System.out.println("feed stopped at " + System.currentTimeMillis());
@@ -91,6 +107,11 @@ public class ComponentLeaderApplication {
 		@Override
 		public boolean isRunning() {
 			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return phase();
 		}
 
 		int starts() {
