@@ -79,7 +79,8 @@ public final class ZkLeaderAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static LeaderComponents zklockLeaderComponents(ObjectProvider<ZkLeadership> leadership, Environment environment) {
-		return new LeaderComponents(leadership::getObject, leaderProperties(environment).getComponentStopTimeout());
+		return new LeaderComponents(leadership::getIfAvailable,
+				leaderProperties(environment).getComponentStopTimeout());
 	}
 
 	@Bean

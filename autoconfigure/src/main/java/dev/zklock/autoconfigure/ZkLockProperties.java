@@ -3,7 +3,9 @@ package dev.zklock.autoconfigure;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.zklock.leader.LeaderTestMode;
 import org.jspecify.annotations.Nullable;
@@ -548,6 +550,36 @@ public class ZkLockProperties {
 		 * '@ZkLeaderComponent' beans of a group to stop before the leadership is given up.
 		 */
 		private Duration componentStopTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Group whose leadership the application's readiness follows, for active-passive
+		 * deployments: the application refuses traffic while it does not lead the group.
+		 * Joined like the groups of 'zklock.leader.groups'.
+		 */
+		private @Nullable String readinessGroup;
+
+		/**
+		 * Minimum number of participants by group, below which the 'zklockLeadership' health
+		 * indicator lists the group under 'belowMinimum' and the 'zklock.leader.participants'
+		 * gauge shows it, so that a missing standby is noticed before the leader goes too.
+		 */
+		private Map<String, Integer> minParticipants = new LinkedHashMap<>();
+
+		public Map<String, Integer> getMinParticipants() {
+			return this.minParticipants;
+		}
+
+		public void setMinParticipants(Map<String, Integer> minParticipants) {
+			this.minParticipants = minParticipants;
+		}
+
+		public @Nullable String getReadinessGroup() {
+			return this.readinessGroup;
+		}
+
+		public void setReadinessGroup(@Nullable String readinessGroup) {
+			this.readinessGroup = readinessGroup;
+		}
 
 		public Duration getComponentStopTimeout() {
 			return this.componentStopTimeout;

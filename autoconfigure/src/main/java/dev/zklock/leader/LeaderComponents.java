@@ -46,7 +46,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 
 	private static final long RETRY_DELAY_MILLIS = 1000;
 
-	private final Supplier<ZkLeadership> leadership;
+	private final Supplier<@Nullable ZkLeadership> leadership;
 
 	private final Duration stopTimeout;
 
@@ -62,10 +62,11 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 
 	/**
 	 * Create an instance.
-	 * @param leadership the leadership, looked up when the application is ready
+	 * @param leadership the leadership, looked up when the application is ready; without one,
+	 * the components never start
 	 * @param stopTimeout how long yielding and closing wait for the components to stop
 	 */
-	public LeaderComponents(Supplier<ZkLeadership> leadership, Duration stopTimeout) {
+	public LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout) {
 		this.leadership = leadership;
 		this.stopTimeout = stopTimeout;
 		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-components-");
@@ -118,6 +119,10 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 			return;
 		}
 		ZkLeadership leadership = this.leadership.get();
+		if (leadership == null) {
+			logger.warn("Leader-only components " + this.groups.keySet() + " never start: there is no leader election");
+			return;
+		}
 		if (leadership instanceof LeaderElections elections) {
 			elections.attach(this);
 		}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.zklock.actuate.ZkLockEndpoint;
 import dev.zklock.leader.ComponentLeaderApplication.Feed;
 import dev.zklock.leader.ComponentLeaderApplication.Interval;
 import dev.zklock.leader.ComponentLeaderApplication.Intervals;
@@ -46,8 +47,17 @@ class LeaderComponentTests {
 			Instance c = instances.start("c", ComponentLeaderApplication.class);
 			await().atMost(WAIT).until(() -> b.leadership().participants(FEED).size() == 3);
 			assertThat(running(b) || running(c)).isFalse();
-			assertThat(a.leadership().yieldLeadership(FEED)).isTrue();
+			ZkLockEndpoint endpoint = new ZkLockEndpoint(a.client(), null, a.leadership(),
+					a.bean(LeaderComponents.class));
+			assertThat(endpoint.group(FEED).components()).singleElement().satisfies((info) -> {
+				assertThat(info.beanName()).isEqualTo("feed");
+				assertThat(info.running()).isTrue();
+				assertThat(info.failure()).isNull();
+			});
+			assertThat(endpoint.yieldLeadership(FEED).yielded()).isTrue();
 			assertThat(running(a)).as("stopped before the yield returns").isFalse();
+			assertThat(endpoint.group(FEED).components()).singleElement()
+				.satisfies((info) -> assertThat(info.running()).isFalse());
 			await().atMost(WAIT).until(() -> running(b));
 			b.close();
 			await().atMost(WAIT).until(() -> running(c));
