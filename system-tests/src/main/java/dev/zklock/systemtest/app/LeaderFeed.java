@@ -1,0 +1,115 @@
+package dev.zklock.systemtest.app;
+
+import java.util.OptionalLong;
+
+import dev.zklock.ZkLeadership;
+import dev.zklock.ZkLockException;
+import dev.zklock.systemtest.history.HistoryWriter;
+import dev.zklock.systemtest.history.OpKind;
+import dev.zklock.systemtest.history.Operation;
+import dev.zklock.systemtest.history.Outcome;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The leader-only component of the workload ({@code @ZkLeaderComponent} group {@value #GROUP}),
+ * a stand-in for a listener container: while it runs, it logs every 50 milliseconds the
+ * interval it has run since the last one ({@code component-run}), with the term's epoch, up to
+ * its stop. An interval longer than a second (the process was frozen) at whose end this instance
+ * no longer leads under that epoch is logged as {@code lock-lost}. A kill loses at most the last
+ * 50 milliseconds.
+ */
+public class LeaderFeed implements SmartLifecycle {
+
+	static final String GROUP = "feed";
+
+	private static final long INTERVAL_MILLIS = 50;
+
+	private static final long FROZEN_MILLIS = 1000;
+
+	private final ZkLeadership leadership;
+
+	private final HistoryWriter history;
+
+	private final String process;
+
+	private volatile @Nullable Thread thread;
+
+	LeaderFeed(ZkLeadership leadership, HistoryWriter history, String process) {
+		this.leadership = leadership;
+		this.history = history;
+		this.process = process;
+	}
+
+	@Override
+	public synchronized void start() {
+		if (this.thread != null) {
+			return;
+		}
+		long epoch = epoch();
+		Thread thread = new Thread(() -> run(epoch), "leader-feed");
+		thread.setDaemon(true);
+		this.thread = thread;
+		thread.start();
+	}
+
+	@Override
+	public void stop() {
+		Thread thread;
+		synchronized (this) {
+			thread = this.thread;
+			this.thread = null;
+		}
+		if (thread != null) {
+			thread.interrupt();
+			try {
+				thread.join(5000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.thread != null;
+	}
+
+	private void run(long epoch) {
+		long start = System.currentTimeMillis();
+		long startNanos = System.nanoTime();
+		boolean running = true;
+		while (running) {
+			try {
+				Thread.sleep(INTERVAL_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				running = false; // Stopped: log the last interval.
+			}
+			long end = System.currentTimeMillis();
+			long endNanos = System.nanoTime();
+			// One long interval means that the process was frozen (a pause): the checker excuses it
+			// if the leadership ended meanwhile, as no library can stop a frozen process.
+			boolean frozen = end - start > FROZEN_MILLIS && !(this.leadership.isLeader(GROUP) && epoch() == epoch);
+			Operation run = Operation.of(this.process, OpKind.COMPONENT_RUN, GROUP, start, end, epoch,
+					frozen ? Outcome.LOCK_LOST : Outcome.OK)
+				.withNanos(startNanos, endNanos);
+			this.history.append(frozen ? run.withDetail("frozen while the leadership ended") : run);
+			start = end;
+			startNanos = endNanos;
+		}
+	}
+
+	private long epoch() {
+		try {
+			OptionalLong epoch = this.leadership.epoch(GROUP);
+			return epoch.orElse(-1);
+		}
+		catch (ZkLockException ex) {
+			return -1;
+		}
+	}
+
+}
