@@ -6,12 +6,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import dev.zklock.ZkLeadership;
@@ -25,14 +19,13 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Starts the leader-only components ({@link dev.zklock.annotation.ZkLeaderComponent
  * @ZkLeaderComponent}) of a group when this instance leads it and the application is ready,
  * and stops them when the leadership ends.
  * <p>
- * Every start and stop runs on one thread of its own, in the order of the leadership changes,
+ * Every start and stop runs on one thread of its own ({@link ComponentThread}), in the order of the leadership changes,
  * so that a stop always follows the start it undoes. A revocation is handed to that thread at
  * the moment it happens (the connection was suspended: well before the server can expire the
  * session and another instance can take over). Yielding, leaving the elections and closing the
@@ -48,15 +41,11 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 
 	private final Supplier<@Nullable ZkLeadership> leadership;
 
-	private final Duration stopTimeout;
-
 	private final Map<String, LeaderComponentGroup> groups = new ConcurrentHashMap<>();
 
-	private final ScheduledThreadPoolExecutor executor;
+	private final ComponentThread thread;
 
 	private volatile @Nullable ZkLeadership attached;
-
-	private volatile @Nullable Thread worker;
 
 	private volatile boolean closed;
 
@@ -68,11 +57,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	 */
 	public LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout) {
 		this.leadership = leadership;
-		this.stopTimeout = stopTimeout;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-components-");
-		threads.setDaemon(true);
-		this.executor = new ScheduledThreadPoolExecutor(1, threads);
-		this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		this.thread = new ComponentThread(stopTimeout);
 	}
 
 	void register(String group, String beanName, SmartLifecycle bean) {
@@ -127,13 +112,13 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 			elections.attach(this);
 		}
 		this.attached = leadership;
-		this.groups.keySet().forEach((group) -> submit(() -> startIfLeading(group)));
+		this.groups.keySet().forEach((group) -> this.thread.submit(() -> startIfLeading(group)));
 	}
 
 	@Override
 	public void granted(String group, long epoch) {
 		if (this.attached != null && this.groups.containsKey(group)) {
-			submit(() -> startIfLeading(group));
+			this.thread.submit(() -> startIfLeading(group));
 		}
 	}
 
@@ -141,7 +126,8 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	public void revoked(String group, long epoch, String reason) {
 		LeaderComponentGroup components = this.groups.get(group);
 		if (components != null) {
-			submit(() -> components.stop("this instance is no longer the leader (epoch " + epoch + "): " + reason));
+			String why = "this instance is no longer the leader (epoch " + epoch + "): " + reason;
+			this.thread.submit(() -> components.stop(why));
 		}
 	}
 
@@ -151,7 +137,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	void stopBeforeYield(String group) {
 		LeaderComponentGroup components = this.groups.get(group);
 		if (components != null) {
-			runAndWait(() -> components.stop("this instance yields the leadership"));
+			this.thread.runAndWait(() -> components.stop("this instance yields the leadership"));
 		}
 	}
 
@@ -159,7 +145,8 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	 * Stop the components of every group, as the application stops.
 	 */
 	void stopAll() {
-		runAndWait(() -> this.groups.values().forEach((components) -> components.stop("the application stops")));
+		this.thread.runAndWait(
+				() -> this.groups.values().forEach((components) -> components.stop("the application stops")));
 	}
 
 	private void startIfLeading(String group) {
@@ -171,7 +158,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 		}
 		long delay = components.retryDelayMillis(RETRY_DELAY_MILLIS);
 		if (delay > 0) {
-			schedule(() -> startIfLeading(group), delay);
+			this.thread.schedule(() -> startIfLeading(group), delay);
 			return;
 		}
 		RuntimeException failure = components.start(leadership.epoch(group).orElse(-1));
@@ -187,61 +174,10 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 		}
 	}
 
-	private void runAndWait(Runnable task) {
-		if (Thread.currentThread() == this.worker) {
-			task.run();
-			return;
-		}
-		Future<?> done = submit(task);
-		if (done == null) {
-			return;
-		}
-		try {
-			done.get(this.stopTimeout.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		catch (ExecutionException ex) {
-			logger.error("Could not stop leader-only components", ex.getCause());
-		}
-		catch (TimeoutException ex) {
-			logger.warn("Leader-only components were still stopping after " + this.stopTimeout.toMillis() + "ms");
-		}
-	}
-
-	private @Nullable Future<?> submit(Runnable task) {
-		try {
-			return this.executor.submit(() -> runAsWorker(task));
-		}
-		catch (RejectedExecutionException ex) {
-			return null; // Closed.
-		}
-	}
-
-	private void schedule(Runnable task, long delayMillis) {
-		try {
-			this.executor.schedule(() -> runAsWorker(task), delayMillis, TimeUnit.MILLISECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			// Closed.
-		}
-	}
-
-	private void runAsWorker(Runnable task) {
-		this.worker = Thread.currentThread();
-		try {
-			task.run();
-		}
-		catch (RuntimeException ex) {
-			logger.error("Leader-only components could not be started or stopped", ex);
-		}
-	}
-
 	@Override
 	public void destroy() {
 		this.closed = true;
-		this.executor.shutdownNow();
+		this.thread.close();
 	}
 
 }

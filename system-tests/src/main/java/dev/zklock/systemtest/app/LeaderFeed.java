@@ -1,6 +1,8 @@
 package dev.zklock.systemtest.app;
 
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.ZkLockException;
@@ -36,6 +38,8 @@ public class LeaderFeed implements SmartLifecycle {
 
 	private volatile @Nullable Thread thread;
 
+	private volatile CountDownLatch stopping = new CountDownLatch(0);
+
 	LeaderFeed(ZkLeadership leadership, HistoryWriter history, String process) {
 		this.leadership = leadership;
 		this.history = history;
@@ -48,7 +52,9 @@ public class LeaderFeed implements SmartLifecycle {
 			return;
 		}
 		long epoch = epoch();
-		Thread thread = new Thread(() -> run(epoch), "leader-feed");
+		CountDownLatch stopping = new CountDownLatch(1);
+		this.stopping = stopping;
+		Thread thread = new Thread(() -> run(epoch, stopping), "leader-feed");
 		thread.setDaemon(true);
 		this.thread = thread;
 		thread.start();
@@ -62,7 +68,8 @@ public class LeaderFeed implements SmartLifecycle {
 			this.thread = null;
 		}
 		if (thread != null) {
-			thread.interrupt();
+			// Not an interrupt: it would close the history file's channel under a write.
+			this.stopping.countDown();
 			try {
 				thread.join(5000);
 			}
@@ -77,16 +84,17 @@ public class LeaderFeed implements SmartLifecycle {
 		return this.thread != null;
 	}
 
-	private void run(long epoch) {
+	private void run(long epoch, CountDownLatch stopping) {
 		long start = System.currentTimeMillis();
 		long startNanos = System.nanoTime();
 		boolean running = true;
 		while (running) {
 			try {
-				Thread.sleep(INTERVAL_MILLIS);
+				running = !stopping.await(INTERVAL_MILLIS, TimeUnit.MILLISECONDS); // Stopped: log the last.
 			}
 			catch (InterruptedException ex) {
-				running = false; // Stopped: log the last interval.
+				Thread.currentThread().interrupt();
+				running = false;
 			}
 			long end = System.currentTimeMillis();
 			long endNanos = System.nanoTime();
