@@ -71,7 +71,8 @@ public @interface ZkLeader {
 	 * Whether to interrupt the thread of a running call when its term of leadership ends, so
 	 * that work blocked in an interruptible wait stops at once. Whether interrupted or not, a
 	 * call that outlives its term ends with a {@link dev.zklock.LeadershipLostException} when
-	 * it returns.
+	 * it returns. An interrupt also closes an NIO channel (such as a {@code FileChannel}) that
+	 * the thread is using.
 	 * @return whether to interrupt a call on revocation
 	 * @since 0.2.0
 	 */
