@@ -1,7 +1,11 @@
 package dev.zklock;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 /**
- * A lock held by the current thread, as seen from inside the locked call.
+ * A lock held by a call, as seen from inside it: by the current thread for a blocking call, by
+ * the work of an asynchronous or reactive call.
  *
  * @since 0.1.0
  * @see ZkLockContext
@@ -36,6 +40,22 @@ public interface HeldLock {
 	 * the lock
 	 */
 	long fencingToken();
+
+	/**
+	 * Return the fencing token of this grant, like {@link #fencingToken()}, without blocking the
+	 * calling thread: for reactive pipelines and other code that must not wait for ZooKeeper.
+	 * The stage completes with the token, or with the exceptions {@link #fencingToken()} throws.
+	 * @return the fencing token, when known
+	 * @since 0.1.0
+	 */
+	default CompletionStage<Long> fencingTokenAsync() {
+		try {
+			return CompletableFuture.completedFuture(fencingToken());
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
 
 	/**
 	 * Return whether the lock is certainly still held: the session that holds it has not been

@@ -4,6 +4,11 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -48,6 +53,10 @@ public class ZkLockTemplate implements AutoCloseable {
 	private final Duration defaultWaitTime;
 
 	private final LockCallListener listener;
+
+	private volatile @Nullable Executor asyncExecutor;
+
+	private volatile @Nullable ExecutorService ownExecutor;
 
 	/**
 	 * Create a template.
@@ -221,6 +230,194 @@ public class ZkLockTemplate implements AutoCloseable {
 	}
 
 	/**
+	 * Run asynchronous work holding the key's lock exclusively, waiting up to the default wait
+	 * time; no thread waits for the lock.
+	 * @param key the key
+	 * @param callback starts the work, on the template's executor once the lock is held
+	 * @return the work's result, on the template's executor once the lock is released; completed
+	 * with {@link LockTimeoutException} if the lock was not obtained in time
+	 * @see #executeOrElseAsync(String, Collection, LockMode, Duration, AsyncLockCallback, Supplier)
+	 */
+	public <T> CompletableFuture<T> executeAsync(String key, AsyncLockCallback<T> callback) {
+		return executeAsync(List.of(key), LockMode.EXCLUSIVE, null, callback);
+	}
+
+	/**
+	 * Run asynchronous work holding the locks of every key; no thread waits for them.
+	 * @param keys the keys
+	 * @param mode the mode
+	 * @param waitTime how long to wait for all of them; {@code null} for the default
+	 * @param callback starts the work, on the template's executor once the locks are held
+	 * @return the work's result, on the template's executor once the locks are released; completed
+	 * with {@link LockTimeoutException} if the locks were not obtained in time
+	 * @see #executeOrElseAsync(String, Collection, LockMode, Duration, AsyncLockCallback, Supplier)
+	 */
+	public <T> CompletableFuture<T> executeAsync(Collection<String> keys, LockMode mode, @Nullable Duration waitTime,
+			AsyncLockCallback<T> callback) {
+		Duration wait = effective(waitTime);
+		return executeOrElseAsync(null, keys, mode, wait, callback,
+				() -> CompletableFuture.failedFuture(new LockTimeoutException(describe(keys), wait)));
+	}
+
+	/**
+	 * Run asynchronous work holding the locks of every key, or return what {@code onTimeout}
+	 * supplies when they are not obtained in time. The semantics of
+	 * {@link #executeOrElse(String, Collection, LockMode, Duration, LockCallback, Supplier)}, with
+	 * these differences:
+	 * <ul>
+	 * <li>No thread waits: the call returns at once, and its locks belong to the work, not to a
+	 * thread. The work may continue on any thread, and {@link ZkLockContext} does not see its
+	 * locks; the callback's {@link HeldLock} does. Not reentrant: the call waits for locks its
+	 * own thread holds, like a call of another thread would.
+	 * <li>The callback runs on the template's executor ({@link #setAsyncExecutor}), never on a
+	 * ZooKeeper thread, and the returned future completes there too.
+	 * <li>The locks are released when the work's stage completes, normally or exceptionally;
+	 * the returned future completes after the release, with the work's result or failure, or with
+	 * {@link LockLostException} if a lock was lost or in doubt when the work ended.
+	 * <li>Cancelling the returned future withdraws a call that waits, and cancels the work's
+	 * future (when it is a {@link java.util.concurrent.Future}) of a call that runs; the locks are
+	 * released when the work has ended.
+	 * </ul>
+	 * @param name what the call locks as the code names it, for metrics and traces; {@code null}
+	 * for none
+	 * @param keys the keys
+	 * @param mode the mode
+	 * @param waitTime how long to wait for all of them; {@code null} for the default
+	 * @param callback starts the work
+	 * @param onTimeout supplies the result when the locks were not obtained in time: a stage that
+	 * completes normally (the call counts as skipped) or exceptionally (timed out)
+	 * @return the work's result, or {@code onTimeout}'s
+	 */
+	public <T> CompletableFuture<T> executeOrElseAsync(@Nullable String name, Collection<String> keys, LockMode mode,
+			@Nullable Duration waitTime, AsyncLockCallback<T> callback,
+			Supplier<? extends CompletionStage<T>> onTimeout) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		CompletableFuture<LockLease> leasing = lease(name, keys, mode, waitTime);
+		result.whenComplete((value, ex) -> {
+			if (result.isCancelled()) {
+				leasing.cancel(false);
+			}
+		});
+		// Async: the lease may be complete already, and its continuation must not run on the
+		// caller's thread (nor ever on a ZooKeeper thread).
+		leasing.whenCompleteAsync((lease, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(LockLease.unwrap(failure));
+			}
+			else if (!lease.isHeld()) {
+				CompletionStage<T> fallback;
+				try {
+					fallback = onTimeout.get();
+				}
+				catch (RuntimeException ex) {
+					fallback = CompletableFuture.failedFuture(ex);
+				}
+				fallback.whenComplete((value, ex) -> {
+					lease.notHeld(ex);
+					complete(result, value, ex);
+				});
+			}
+			else {
+				run(lease, callback, result);
+			}
+		}, asyncExecutor());
+		return result;
+	}
+
+	/**
+	 * Set the executor that runs the work of asynchronous calls once their locks are held, and
+	 * completes their futures. By default, a pool of daemon threads of the template's own, shut
+	 * down with it.
+	 * @param executor the executor
+	 */
+	public void setAsyncExecutor(Executor executor) {
+		this.asyncExecutor = new SafeExecutor(executor);
+	}
+
+	/**
+	 * Acquire the locks of an asynchronous call.
+	 * @return the lease, on the template's executor, holding the locks or telling that they were
+	 * not obtained in time; completed exceptionally if the acquisition failed (ZooKeeper
+	 * unreachable)
+	 */
+	CompletableFuture<LockLease> lease(@Nullable String name, Collection<String> keys, LockMode mode,
+			@Nullable Duration waitTime) {
+		List<String> ordered = LockKeys.ordered(keys);
+		LockCall call = this.listener.callStarted(name, ordered, mode);
+		Executor executor = asyncExecutor();
+		CompletableFuture<@Nullable Acquisition> acquiring;
+		try {
+			acquiring = this.engine.acquireAsync(ordered, mode, effective(waitTime), executor);
+		}
+		catch (RuntimeException ex) {
+			call.notAcquired(AcquisitionOutcome.ERROR, ex);
+			return CompletableFuture.failedFuture(ex);
+		}
+		CompletableFuture<LockLease> lease = acquiring.handle((acquisition, failure) -> {
+			if (failure != null) {
+				Throwable cause = LockLease.unwrap(failure);
+				call.notAcquired(AcquisitionOutcome.ERROR, cause);
+				throw (cause instanceof RuntimeException runtime) ? runtime : new ZkLockException(cause.toString(), cause);
+			}
+			return new LockLease(this.engine, acquisition, call, executor);
+		});
+		lease.whenComplete((value, ex) -> {
+			if (lease.isCancelled()) {
+				acquiring.cancel(false);
+			}
+		});
+		return lease;
+	}
+
+	Executor asyncExecutor() {
+		Executor executor = this.asyncExecutor;
+		if (executor == null) {
+			synchronized (this) {
+				executor = this.asyncExecutor;
+				if (executor == null) {
+					this.ownExecutor = AsyncThreads.newPool();
+					executor = new SafeExecutor(this.ownExecutor);
+					this.asyncExecutor = executor;
+				}
+			}
+		}
+		return executor;
+	}
+
+	private <T> void run(LockLease lease, AsyncLockCallback<T> callback, CompletableFuture<T> result) {
+		CompletionStage<T> work;
+		try {
+			lease.call().acquired(lease.lock());
+			work = callback.doWithLock(lease.lock());
+			if (work == null) {
+				work = CompletableFuture.completedFuture(null);
+			}
+		}
+		catch (Throwable ex) {
+			work = CompletableFuture.failedFuture(ex);
+		}
+		finally {
+			lease.call().detached();
+		}
+		CompletionStage<T> started = work;
+		result.whenComplete((value, ex) -> {
+			if (result.isCancelled() && started instanceof Future<?> future) {
+				future.cancel(true);
+			}
+		});
+		started.whenComplete((value, failure) -> lease.end(failure, (end) -> complete(result, value, end)));
+	}
+
+	private static <T> void complete(CompletableFuture<T> result, @Nullable T value, @Nullable Throwable failure) {
+		if (failure != null) {
+			result.completeExceptionally(LockLease.unwrap(failure));
+		}
+		else {
+			result.complete(value);
+		}
+	}
+
+	/**
 	 * Return the locks this process holds now.
 	 * @return the held locks
 	 */
@@ -264,6 +461,10 @@ public class ZkLockTemplate implements AutoCloseable {
 	@Override
 	public void close() {
 		this.engine.close();
+		ExecutorService own = this.ownExecutor;
+		if (own != null) {
+			own.shutdown();
+		}
 	}
 
 	private @Nullable Acquisition acquire(List<String> ordered, LockMode mode, @Nullable Duration waitTime,

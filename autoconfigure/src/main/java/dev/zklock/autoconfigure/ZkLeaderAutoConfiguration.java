@@ -40,7 +40,8 @@ import org.springframework.util.StringUtils;
  * The advisor, and the post-processor that checks annotated beans at startup, are
  * infrastructure beans created before the application's beans; they read the few properties
  * they need from the environment and look the {@link ZkLeadership} bean up on the first call, so
- * that they pull no application beans forward.
+ * that they pull no application beans forward. With {@code zklock.advice-mode=aspectj} the
+ * advisor is left out: the aspects of the zklock-aspects module call the same advice instead.
  *
  * @since 0.1.0
  */
@@ -65,12 +66,14 @@ public final class ZkLeaderAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static ZkLeaderBeanPostProcessor zklockLeaderBeanPostProcessor(LeaderMethods zklockLeaderMethods) {
-		return new ZkLeaderBeanPostProcessor(zklockLeaderMethods);
+	static ZkLeaderBeanPostProcessor zklockLeaderBeanPostProcessor(LeaderMethods zklockLeaderMethods,
+			Environment environment) {
+		return new ZkLeaderBeanPostProcessor(zklockLeaderMethods, AdviceModes.of(environment));
 	}
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnProperty(name = AdviceModes.PROPERTY, havingValue = "proxy", matchIfMissing = true)
 	static DefaultPointcutAdvisor zklockLeaderAdvisor(LeaderMethods zklockLeaderMethods,
 			ObjectProvider<ZkLeadership> leadership, Environment environment) {
 		return zklockLeaderMethods.advisor(leadership::getObject, leaderProperties(environment).getOrder());

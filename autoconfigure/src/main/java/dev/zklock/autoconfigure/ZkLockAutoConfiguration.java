@@ -1,5 +1,8 @@
 package dev.zklock.autoconfigure;
 
+import java.util.concurrent.Executor;
+
+import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
@@ -7,8 +10,10 @@ import dev.zklock.lock.aop.LockSpecs;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -16,9 +21,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -34,6 +41,9 @@ import org.springframework.util.Assert;
  * the post-processor that checks annotated beans at startup are infrastructure beans created
  * before the application's beans; they read the order from the environment and look the
  * template up on the first call, so that they pull no other beans forward.
+ * <p>
+ * With {@code zklock.advice-mode=aspectj} the advisor is left out: the aspects of the
+ * zklock-aspects module, woven into the application, call the same advice instead.
  *
  * @since 0.1.0
  */
@@ -44,13 +54,49 @@ import org.springframework.util.Assert;
 @Import(AdvisorAutoProxyRegistrar.class)
 public final class ZkLockAutoConfiguration {
 
+	private static final String APPLICATION_TASK_EXECUTOR = "applicationTaskExecutor";
+
 	@Bean
 	@ConditionalOnMissingBean
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
-			ObjectProvider<LockCallListener> listeners) {
+			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory) {
 		ZkLockProperties.Lock lock = properties.getLock();
-		return new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(), lock.isInterruptOnLost(),
-				LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
+		ZkLockTemplate template = new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(),
+				lock.isInterruptOnLost(), LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
+		Executor executor = asyncExecutor(lock.getAsyncExecutor(), beanFactory);
+		if (executor != null) {
+			template.setAsyncExecutor(executor);
+		}
+		return template;
+	}
+
+	private static @Nullable Executor asyncExecutor(@Nullable String name, BeanFactory beanFactory) {
+		if (name == null) {
+			return beanFactory.containsBean(APPLICATION_TASK_EXECUTOR)
+					&& beanFactory.isTypeMatch(APPLICATION_TASK_EXECUTOR, Executor.class)
+							? beanFactory.getBean(APPLICATION_TASK_EXECUTOR, Executor.class) : null;
+		}
+		if (!beanFactory.containsBean(name) || !beanFactory.isTypeMatch(name, Executor.class)) {
+			throw new IllegalStateException("'zklock.lock.async-executor' names '" + name
+					+ "', but there is no Executor bean of that name; define it, fix the name, or remove the property "
+					+ "to use the application's task executor");
+		}
+		return beanFactory.getBean(name, Executor.class);
+	}
+
+	/**
+	 * The reactive form of the template, when the application has Project Reactor.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "reactor.core.publisher.Mono")
+	static class ReactiveTemplateConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ReactiveZkLockTemplate reactiveZkLockTemplate(ZkLockTemplate zkLockTemplate) {
+			return new ReactiveZkLockTemplate(zkLockTemplate);
+		}
+
 	}
 
 	private static LockSettings lockSettings(ZkLockProperties.Lock lock) {
@@ -66,8 +112,8 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static LockSpecs zklockLockSpecs(ConfigurableListableBeanFactory beanFactory) {
-		return new LockSpecs(beanFactory);
+	static LockSpecs zklockLockSpecs(ConfigurableListableBeanFactory beanFactory, Environment environment) {
+		return new LockSpecs(beanFactory, AdviceModes.of(environment));
 	}
 
 	@Bean
@@ -78,6 +124,7 @@ public final class ZkLockAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnProperty(name = AdviceModes.PROPERTY, havingValue = "proxy", matchIfMissing = true)
 	static DefaultPointcutAdvisor zklockLockedAdvisor(LockSpecs zklockLockSpecs,
 			ObjectProvider<ZkLockTemplate> template, Environment environment) {
 		return zklockLockSpecs.advisor(template::getObject, lockProperties(environment).getOrder());

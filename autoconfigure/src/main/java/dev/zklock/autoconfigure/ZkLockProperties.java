@@ -11,6 +11,7 @@ import dev.zklock.leader.LeaderTestMode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.Ordered;
 
 /**
@@ -53,6 +54,13 @@ public class ZkLockProperties {
 	 */
 	private boolean failFast = true;
 
+	/**
+	 * How @ZkLocked and @ZkLeader methods are advised: 'proxy' (Spring AOP proxies, calls from
+	 * outside the bean only) or 'aspectj' (aspects woven from the zklock-aspects module, also
+	 * self-invoked and private methods; the proxy advisors are then not registered).
+	 */
+	private AdviceMode adviceMode = AdviceMode.PROXY;
+
 	private final Retry retry = new Retry();
 
 	private final Auth auth = new Auth();
@@ -75,6 +83,14 @@ public class ZkLockProperties {
 
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
+	}
+
+	public AdviceMode getAdviceMode() {
+		return this.adviceMode;
+	}
+
+	public void setAdviceMode(AdviceMode adviceMode) {
+		this.adviceMode = adviceMode;
 	}
 
 	public String getConnectString() {
@@ -376,6 +392,15 @@ public class ZkLockProperties {
 		 */
 		private int order = Ordered.LOWEST_PRECEDENCE - 100;
 
+		/**
+		 * Name of the Executor bean that runs the work of asynchronous and reactive locked
+		 * calls once their lock is held, and completes their futures. By default, the
+		 * application's task executor ('applicationTaskExecutor', which Spring Boot makes of
+		 * virtual threads when spring.threads.virtual.enabled=true) if there is one, else a pool
+		 * of the lock template's own.
+		 */
+		private @Nullable String asyncExecutor;
+
 		private final Handoff handoff = new Handoff();
 
 		private final Keep keep = new Keep();
@@ -418,6 +443,14 @@ public class ZkLockProperties {
 
 		public void setOrder(int order) {
 			this.order = order;
+		}
+
+		public @Nullable String getAsyncExecutor() {
+			return this.asyncExecutor;
+		}
+
+		public void setAsyncExecutor(@Nullable String asyncExecutor) {
+			this.asyncExecutor = asyncExecutor;
 		}
 
 		/**

@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.zklock.LeaderTerm;
 import dev.zklock.LeadershipLostException;
 import dev.zklock.ZkLeadership;
-import org.aopalliance.intercept.MethodInvocation;
+import dev.zklock.support.AdvisedCall;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +21,7 @@ final class LeaderCalls implements LeadershipListener {
 
 	private volatile boolean listening;
 
-	@Nullable Object proceed(MethodInvocation invocation, LeaderSpec spec, LeaderTerm term, ZkLeadership leadership)
+	@Nullable Object proceed(AdvisedCall invocation, LeaderSpec spec, LeaderTerm term, ZkLeadership leadership)
 			throws Throwable {
 		RunningCall call = null;
 		if (spec.interruptOnRevoke()) {

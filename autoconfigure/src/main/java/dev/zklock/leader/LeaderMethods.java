@@ -14,6 +14,7 @@ import java.util.function.UnaryOperator;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
+import dev.zklock.support.CallStyle;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -68,9 +69,19 @@ public final class LeaderMethods {
 	 */
 	public DefaultPointcutAdvisor advisor(Supplier<ZkLeadership> leadership, int order) {
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(new LeaderMethodPointcut(this),
-				new ZkLeaderInterceptor(this, SingletonSupplier.of(leadership), new LeaderCalls()));
+				new ZkLeaderInterceptor(advice(leadership)));
 		advisor.setOrder(order);
 		return advisor;
+	}
+
+	/**
+	 * Return the leader-only advice for these methods, for a way in other than the
+	 * {@link #advisor advisor}, such as a woven aspect.
+	 * @param leadership the leadership to consult, looked up on the first call
+	 * @return the advice
+	 */
+	public LeaderAdvice advice(Supplier<ZkLeadership> leadership) {
+		return new LeaderAdvice(this, SingletonSupplier.of(leadership), new LeaderCalls());
 	}
 
 	/**
@@ -110,7 +121,8 @@ public final class LeaderMethods {
 		if (annotation == null) {
 			return null;
 		}
-		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader(), annotation.interruptOnRevoke());
+		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader(), CallStyle.of(specificMethod),
+				annotation.interruptOnRevoke());
 	}
 
 	/**

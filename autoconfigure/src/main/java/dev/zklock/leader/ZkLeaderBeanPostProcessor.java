@@ -9,12 +9,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.zklock.annotation.WhenNotLeader;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.support.SkippedCalls;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 
@@ -29,14 +31,27 @@ public final class ZkLeaderBeanPostProcessor implements BeanPostProcessor {
 
 	private final LeaderMethods methods;
 
+	private final AdviceMode adviceMode;
+
 	private final Map<Class<?>, Boolean> checked = new ConcurrentHashMap<>();
 
 	/**
-	 * Create a post-processor.
+	 * Create a post-processor for leader-only methods advised by proxies.
 	 * @param methods the leader-only methods
 	 */
 	public ZkLeaderBeanPostProcessor(LeaderMethods methods) {
+		this(methods, AdviceMode.PROXY);
+	}
+
+	/**
+	 * Create a post-processor whose checks fit the way the advice is applied: with
+	 * {@link AdviceMode#ASPECTJ}, private and final methods are accepted.
+	 * @param methods the leader-only methods
+	 * @param adviceMode how the advice is applied
+	 */
+	public ZkLeaderBeanPostProcessor(LeaderMethods methods, AdviceMode adviceMode) {
 		this.methods = methods;
+		this.adviceMode = adviceMode;
 	}
 
 	@Override
@@ -52,7 +67,10 @@ public final class ZkLeaderBeanPostProcessor implements BeanPostProcessor {
 	private void check(String beanName, Class<?> type) {
 		for (Method method : leaderMethods(beanName, type)) {
 			LeaderSpec spec = spec(beanName, method, type);
-			if (spec != null && spec.whenNotLeader() == WhenNotLeader.SKIP) {
+			if (spec != null) {
+				fail(beanName, method, CallStyle.problem(method));
+			}
+			if (spec != null && spec.whenNotLeader() == WhenNotLeader.SKIP && spec.style() == CallStyle.BLOCKING) {
 				fail(beanName, method, SkippedCalls.skipProblem(method));
 			}
 		}
@@ -60,18 +78,18 @@ public final class ZkLeaderBeanPostProcessor implements BeanPostProcessor {
 
 	/**
 	 * Return the methods annotated themselves, and those the class's annotation covers, failing
-	 * on any that a proxy cannot intercept.
+	 * on any that the advice, as applied (proxies or woven aspects), cannot intercept.
 	 */
 	private Set<Method> leaderMethods(String beanName, Class<?> type) {
 		Set<Method> methods = new LinkedHashSet<>();
 		for (Method method : AnnotatedMethods.find(type, ZkLeader.class)) {
-			fail(beanName, method, AnnotatedMethods.interceptionProblem(method, type));
+			fail(beanName, method, AnnotatedMethods.interceptionProblem(method, type, this.adviceMode));
 			methods.add(method);
 		}
 		if (AnnotatedElementUtils.hasAnnotation(type, ZkLeader.class)) {
 			for (Method method : type.getMethods()) {
 				if (LeaderMethods.isPublicInstanceMethod(method) && methods.add(method)) {
-					fail(beanName, method, AnnotatedMethods.interceptionProblem(method, type));
+					fail(beanName, method, AnnotatedMethods.interceptionProblem(method, type, this.adviceMode));
 				}
 			}
 		}

@@ -1,6 +1,9 @@
 package dev.zklock.lock;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.HeldLock;
 import dev.zklock.LockLostException;
@@ -29,14 +32,33 @@ public final class Acquisition {
 	}
 
 	/**
+	 * Check, as an asynchronous call's work ends, that every lock is still certainly held,
+	 * without blocking.
+	 * @return completed with the {@link LockLostException} naming the first lock that is lost or
+	 * in doubt, or with {@code null}
+	 */
+	CompletableFuture<@Nullable RuntimeException> checkHeldAsync() {
+		CompletableFuture<@Nullable RuntimeException> check = CompletableFuture.completedFuture(null);
+		for (Hold hold : this.holds) {
+			check = check.thenCompose((lost) -> (lost != null) ? CompletableFuture.completedFuture(lost)
+					: hold.lock().isValidAsync().handle((valid, ex) -> Boolean.TRUE.equals(valid) ? null : lost(hold)));
+		}
+		return check;
+	}
+
+	private static LockLostException lost(Hold hold) {
+		return new LockLostException(hold.key(), hold.lock().reason()
+				+ "; the call's result is discarded, and what it did may have overlapped with another holder");
+	}
+
+	/**
 	 * Check, as the call returns, that every lock is still certainly held.
 	 * @throws LockLostException naming the first lock that is lost or in doubt
 	 */
 	public void ensureHeld() {
 		for (Hold hold : this.holds) {
 			if (!hold.lock().isValid()) {
-				throw new LockLostException(hold.key(), hold.lock().reason()
-						+ "; the call's result is discarded, and what it did may have overlapped with another holder");
+				throw lost(hold);
 			}
 		}
 	}

@@ -3,7 +3,10 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
@@ -11,6 +14,7 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
@@ -125,6 +129,23 @@ final class ActiveLock {
 	}
 
 	/**
+	 * Return, without blocking, whether the lock is certainly held: {@link #isValid()} with the
+	 * server's confirmation after a pause asked in the background.
+	 */
+	CompletableFuture<Boolean> isValidAsync() {
+		if (this.state != State.VALID) {
+			return CompletableFuture.completedFuture(false);
+		}
+		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
+			return CompletableFuture.completedFuture(true);
+		}
+		long started = System.nanoTime();
+		return NodeConfirmation.nodeStatAsync(this.client, this.node.path())
+			.orTimeout(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+			.handle((stat, ex) -> (ex != null) ? inDoubtAfterPause() : confirmed(stat, started));
+	}
+
+	/**
 	 * Return whether the lock is held as far as this process knows, without asking the server.
 	 */
 	boolean isValidLocally() {
@@ -157,6 +178,40 @@ final class ActiveLock {
 			catch (Exception ex) {
 				throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);
 			}
+			return tokenWritten(stat);
+		}
+		finally {
+			this.tokenLock.unlock();
+		}
+	}
+
+	/**
+	 * Take a new fencing token like {@link #newToken()}, without blocking.
+	 */
+	CompletableFuture<Long> newTokenAsync() {
+		return isValidAsync().thenCompose((valid) -> {
+			if (!valid) {
+				return CompletableFuture.failedFuture(new LockLostException(this.key, this.reason));
+			}
+			return NodeConfirmation.writeAsync(this.client, this.node.path())
+				.orTimeout(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+				.handle((stat, ex) -> {
+					if (ex == null) {
+						return tokenWritten(stat);
+					}
+					Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
+					if (cause instanceof KeeperException.NoNodeException) {
+						lose("its node is gone from ZooKeeper", false);
+						throw new LockLostException(this.key, this.reason);
+					}
+					throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + cause);
+				});
+		});
+	}
+
+	private long tokenWritten(Stat stat) {
+		this.tokenLock.lock();
+		try {
 			this.latestToken = Math.max(this.latestToken, stat.getMzxid());
 			this.confirmedAt = System.nanoTime() - 1;
 			return stat.getMzxid();
@@ -218,13 +273,7 @@ final class ActiveLock {
 	private boolean confirm() {
 		long started = System.nanoTime();
 		try {
-			Stat stat = NodeConfirmation.nodeStat(this.client, this.node.path(), CONFIRM_TIMEOUT);
-			if (stat == null || stat.getEphemeralOwner() != this.node.sessionId()) {
-				lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
-				return false;
-			}
-			this.confirmedAt = started;
-			return true;
+			return confirmed(NodeConfirmation.nodeStat(this.client, this.node.path(), CONFIRM_TIMEOUT), started);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -233,6 +282,15 @@ final class ActiveLock {
 		catch (Exception ex) {
 			return inDoubtAfterPause();
 		}
+	}
+
+	private boolean confirmed(@Nullable Stat stat, long started) {
+		if (stat == null || stat.getEphemeralOwner() != this.node.sessionId()) {
+			lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
+			return false;
+		}
+		this.confirmedAt = started;
+		return true;
 	}
 
 	private boolean inDoubtAfterPause() {

@@ -44,6 +44,13 @@ final class CompositeLockCallListener implements LockCallListener {
 		}
 
 		@Override
+		public void detached() {
+			for (int i = this.calls.length - 1; i >= 0; i--) {
+				this.calls[i].detached();
+			}
+		}
+
+		@Override
 		public void notAcquired(AcquisitionOutcome outcome, @Nullable Throwable error) {
 			for (LockCall call : this.calls) {
 				call.notAcquired(outcome, error);

@@ -1,6 +1,10 @@
 package dev.zklock.lock;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The local grants made on one node together: an exclusive grant alone, or the shared grants
@@ -17,6 +21,8 @@ final class GrantBatch {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private volatile long token;
+
+	private @Nullable CompletableFuture<Long> pending;
 
 	private GrantBatch(boolean free) {
 		this.free = free;
@@ -42,10 +48,58 @@ final class GrantBatch {
 	}
 
 	long token(ActiveLock lock) {
+		CompletableFuture<Long> pending;
+		this.lock.lock();
+		try {
+			if (this.token != 0) {
+				return this.token;
+			}
+			pending = this.pending;
+			if (pending == null) {
+				this.token = lock.newToken();
+				return this.token;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		try {
+			return pending.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		}
+	}
+
+	/**
+	 * Return the batch's token without blocking: known already, or taken with a write in the
+	 * background (once for the whole batch).
+	 */
+	CompletableFuture<Long> tokenAsync(ActiveLock lock) {
+		long known = knownToken(lock);
+		if (known != 0) {
+			return CompletableFuture.completedFuture(known);
+		}
+		this.lock.lock();
+		try {
+			if (this.token != 0) {
+				return CompletableFuture.completedFuture(this.token);
+			}
+			if (this.pending == null || this.pending.isCompletedExceptionally()) {
+				this.pending = lock.newTokenAsync().thenApply(this::tokenTaken);
+			}
+			return this.pending;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private long tokenTaken(long taken) {
 		this.lock.lock();
 		try {
 			if (this.token == 0) {
-				this.token = lock.newToken();
+				this.token = taken;
 			}
 			return this.token;
 		}

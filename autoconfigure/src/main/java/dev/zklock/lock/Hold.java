@@ -1,6 +1,7 @@
 package dev.zklock.lock;
 
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,7 +25,7 @@ final class Hold implements HeldLock {
 
 	private final boolean owner;
 
-	private final Thread holder;
+	private final @Nullable Thread holder;
 
 	private final Instant since = Instant.now();
 
@@ -34,11 +35,12 @@ final class Hold implements HeldLock {
 
 	private boolean reusesKeptLock;
 
-	Hold(ActiveLock lock, LockMode mode, GrantBatch batch, boolean owner, Thread holder) {
+	Hold(ActiveLock lock, LockMode mode, GrantBatch batch, boolean owner, @Nullable Thread holder) {
 		this(lock, mode, mode, batch, owner, holder);
 	}
 
-	private Hold(ActiveLock lock, LockMode mode, LockMode grantMode, GrantBatch batch, boolean owner, Thread holder) {
+	private Hold(ActiveLock lock, LockMode mode, LockMode grantMode, GrantBatch batch, boolean owner,
+			@Nullable Thread holder) {
 		this.lock = lock;
 		this.mode = mode;
 		this.grantMode = grantMode;
@@ -94,12 +96,21 @@ final class Hold implements HeldLock {
 		return this.since;
 	}
 
+	/**
+	 * Return the name of the thread that holds the grant, or a description of an asynchronous
+	 * call, which has no thread.
+	 */
 	String holderName() {
-		return this.holder.getName();
+		return (this.holder != null) ? this.holder.getName() : "an asynchronous call";
 	}
 
+	/**
+	 * Interrupt the holder's thread, if the grant belongs to a thread.
+	 */
 	void interruptHolder() {
-		this.holder.interrupt();
+		if (this.holder != null) {
+			this.holder.interrupt();
+		}
 	}
 
 	void released() {
@@ -134,6 +145,19 @@ final class Hold implements HeldLock {
 					+ "was asked for: ask for the token inside the locked call");
 		}
 		return this.batch.token(this.lock);
+	}
+
+	@Override
+	public CompletableFuture<Long> fencingTokenAsync() {
+		long known = knownToken();
+		if (known != 0) {
+			return CompletableFuture.completedFuture(known);
+		}
+		if (this.released) {
+			return CompletableFuture.failedFuture(new IllegalStateException("The lock on key '" + key()
+					+ "' was released before its fencing token was asked for: ask for the token inside the locked call"));
+		}
+		return this.batch.tokenAsync(this.lock);
 	}
 
 	@Override

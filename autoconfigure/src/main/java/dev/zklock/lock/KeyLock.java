@@ -4,7 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -61,7 +61,7 @@ final class KeyLock {
 
 	private @Nullable ScheduledFuture<?> idleTimer;
 
-	private @Nullable CountDownLatch lastDelete;
+	private @Nullable CompletableFuture<Void> lastDelete;
 
 	private boolean retired;
 
@@ -131,7 +131,7 @@ final class KeyLock {
 	 * End a local grant.
 	 * @return the deletion of the node if this release deleted it, to wait for; else {@code null}
 	 */
-	@Nullable CountDownLatch release(Hold hold) {
+	@Nullable CompletableFuture<Void> release(Hold hold) {
 		lock();
 		try {
 			hold.released();
@@ -331,10 +331,10 @@ final class KeyLock {
 		}
 		forgetNode();
 		this.locks.guard().remove(released);
-		CountDownLatch deleted = new CountDownLatch(1);
+		CompletableFuture<Void> deleted = new CompletableFuture<>();
 		this.lastDelete = deleted;
 		this.deferred.add(() -> LockNodes.delete(this.locks.client(), released.node().path(),
-				(client, event) -> deleted.countDown()));
+				(client, event) -> deleted.complete(null)));
 	}
 
 	/**

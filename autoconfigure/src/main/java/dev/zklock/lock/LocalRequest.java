@@ -19,7 +19,7 @@ final class LocalRequest {
 
 	private final boolean tryOnce;
 
-	private final Thread thread = Thread.currentThread();
+	private final @Nullable Thread thread;
 
 	private final Instant since = Instant.now();
 
@@ -27,10 +27,22 @@ final class LocalRequest {
 
 	private volatile boolean waitsForOthers;
 
+	/**
+	 * Create the request of a call that waits on its thread.
+	 */
 	LocalRequest(String key, LockMode mode, boolean tryOnce) {
+		this(key, mode, tryOnce, Thread.currentThread());
+	}
+
+	/**
+	 * Create a request.
+	 * @param thread the thread that will hold the grant, {@code null} for an asynchronous call
+	 */
+	LocalRequest(String key, LockMode mode, boolean tryOnce, @Nullable Thread thread) {
 		this.key = key;
 		this.mode = mode;
 		this.tryOnce = tryOnce;
+		this.thread = thread;
 	}
 
 	String key() {
@@ -45,7 +57,7 @@ final class LocalRequest {
 		return this.tryOnce;
 	}
 
-	Thread thread() {
+	@Nullable Thread thread() {
 		return this.thread;
 	}
 

@@ -6,9 +6,11 @@ import dev.zklock.HeldLock;
 
 /**
  * Follows one call of a {@link dev.zklock.ZkLockTemplate} for a {@link LockCallListener}: the
- * wait for its locks, then the work done while holding them. Its methods are called on the
- * calling thread, either {@link #acquired} then {@link #ended}, or {@link #notAcquired} alone;
- * they must be quick and must not throw.
+ * wait for its locks, then the work done while holding them. Either {@link #acquired} then
+ * {@link #ended}, or {@link #notAcquired} alone, is called; they must be quick and must not
+ * throw. A blocking call makes them all on its thread; an asynchronous call makes
+ * {@link #acquired} and {@link #detached} on the thread that starts its work, and
+ * {@link #ended} on the thread that sees it end.
  *
  * @since 0.1.0
  */
@@ -25,6 +27,15 @@ public interface LockCall {
 	 * @param lock the innermost lock, the one the call sees as current
 	 */
 	default void acquired(HeldLock lock) {
+	}
+
+	/**
+	 * An asynchronous call's work has been started and returned its future: the thread that
+	 * started it goes on with other work, while the call runs on until {@link #ended}. Anything
+	 * bound to that thread by {@link #acquired} must be unbound now. Never called for a blocking
+	 * call.
+	 */
+	default void detached() {
 	}
 
 	/**

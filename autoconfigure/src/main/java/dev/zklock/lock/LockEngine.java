@@ -3,8 +3,9 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -119,6 +120,53 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Acquire every key, in the given order, for an asynchronous call: no thread waits, and the
+	 * grants belong to the call, not to a thread (an asynchronous call is not reentrant: it waits
+	 * for the locks its own thread holds like any other call).
+	 * @param orderedKeys the keys, sorted and distinct
+	 * @param mode the mode
+	 * @param waitTime how long to wait in all; zero to try once, negative to wait forever
+	 * @param executor where the returned stage completes
+	 * @return the acquisition, or {@code null} if the locks were not all obtained in time (then
+	 * none is held); cancelling it withdraws the call and releases what it held
+	 */
+	public CompletableFuture<@Nullable Acquisition> acquireAsync(List<String> orderedKeys, LockMode mode,
+			Duration waitTime, Executor executor) {
+		return new AsyncAcquisition(this, orderedKeys, mode, Deadline.after(waitTime), executor).start();
+	}
+
+	/**
+	 * Check, without blocking, that every lock of an asynchronous call is still certainly held,
+	 * then release them all.
+	 * @param acquisition the acquisition
+	 * @return completed once released, with the {@link dev.zklock.LockLostException} naming the
+	 * first lock that was lost or in doubt, or with {@code null}
+	 */
+	public CompletableFuture<@Nullable RuntimeException> finishAsync(Acquisition acquisition) {
+		return acquisition.checkHeldAsync().thenCompose((lost) -> AsyncRelease.release(acquisition.holds())
+			.thenApply((released) -> lost));
+	}
+
+	/**
+	 * Check, without blocking, that every lock of an asynchronous call is still certainly held.
+	 * @param acquisition the acquisition
+	 * @return completed with the {@link dev.zklock.LockLostException} naming the first lock that
+	 * was lost or in doubt, or with {@code null}
+	 */
+	public CompletableFuture<@Nullable RuntimeException> checkHeldAsync(Acquisition acquisition) {
+		return acquisition.checkHeldAsync();
+	}
+
+	/**
+	 * Release, without blocking, every lock of an asynchronous call.
+	 * @param acquisition the acquisition
+	 * @return completed once released
+	 */
+	public CompletableFuture<@Nullable Void> releaseAsync(Acquisition acquisition) {
+		return AsyncRelease.release(acquisition.holds());
+	}
+
+	/**
 	 * Release what an acquisition holds, in reverse order.
 	 * @param acquisition the acquisition
 	 */
@@ -183,6 +231,26 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public LockSettings settings() {
 		return this.settings;
+	}
+
+	KeyLocks keyLocks() {
+		return this.keyLocks;
+	}
+
+	String path(String key) {
+		return this.paths.get(key);
+	}
+
+	ScheduledExecutorService scheduler() {
+		return this.scheduler;
+	}
+
+	boolean isConnected() {
+		return this.recipe.isConnected();
+	}
+
+	ZkLockException unreachable(String key, Deadline deadline) {
+		return this.recipe.unreachable(key, deadline);
 	}
 
 	PauseMonitor pauseMonitor() {
@@ -304,13 +372,16 @@ public final class LockEngine implements AutoCloseable {
 			this.recipe.release(hold.lock().node(), true);
 			return;
 		}
-		CountDownLatch deleted = keyLock.release(hold);
+		CompletableFuture<Void> deleted = keyLock.release(hold);
 		if (deleted != null && this.recipe.isConnected()) {
 			try {
-				deleted.await(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+				deleted.get(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				// Deleted in the background, or with the session: the lock is released locally.
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package dev.zklock.lock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,6 +34,18 @@ final class LockNodes {
 
 	static String marker(LockMode mode) {
 		return (mode == LockMode.EXCLUSIVE) ? WRITE : READ;
+	}
+
+	/**
+	 * Return a new id for a protected-mode name: a random UUID, from a random source that never
+	 * reads a file (unlike {@link UUID#randomUUID()}), so that a non-blocking thread may start a
+	 * lock request. The id needs to be unique among this client's creates, not unguessable.
+	 */
+	static String newProtectedId() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long most = (random.nextLong() & ~0xf000L) | 0x4000L;
+		long least = (random.nextLong() & ~(0xc0L << 56)) | (0x80L << 56);
+		return new UUID(most, least).toString();
 	}
 
 	static String protectedPrefix(String id) {

@@ -2,7 +2,6 @@ package dev.zklock.lock;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
@@ -222,7 +221,7 @@ final class NodeAcquisition {
 
 	private void createWithKeyNode() {
 		this.phase = Phase.TRANSACTION;
-		String id = UUID.randomUUID().toString();
+		String id = LockNodes.newProtectedId();
 		this.transactionId = id;
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode);

@@ -31,22 +31,33 @@ public final class NodeConfirmation {
 	 * @throws Exception if the server could not answer in time
 	 */
 	static Stat write(CuratorFramework client, String path, Duration timeout) throws Exception {
+		return await(writeAsync(client, path), timeout);
+	}
+
+	/**
+	 * Write our own node (no data) in the background.
+	 * @param client the client
+	 * @param path the node
+	 * @return the node's stat after the write, or the server's error
+	 * ({@link KeeperException.NoNodeException} if the node is gone)
+	 */
+	static CompletableFuture<Stat> writeAsync(CuratorFramework client, String path) {
 		CompletableFuture<Stat> answer = new CompletableFuture<>();
-		client.setData().inBackground((c, event) -> {
-			int code = event.getResultCode();
-			if (code == KeeperException.Code.OK.intValue()) {
-				answer.complete(event.getStat());
-			}
-			else {
-				answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
-			}
-		}).forPath(path, new byte[0]);
 		try {
-			return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			client.setData().inBackground((c, event) -> {
+				int code = event.getResultCode();
+				if (code == KeeperException.Code.OK.intValue()) {
+					answer.complete(event.getStat());
+				}
+				else {
+					answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
+				}
+			}).forPath(path, new byte[0]);
 		}
-		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		catch (Exception ex) {
+			answer.completeExceptionally(ex);
 		}
+		return answer;
 	}
 
 	/**
@@ -60,26 +71,46 @@ public final class NodeConfirmation {
 	 * @throws Exception if the server could not answer (connection loss, expired session)
 	 */
 	public static @Nullable Stat nodeStat(CuratorFramework client, String path, Duration timeout) throws Exception {
+		return await(nodeStatAsync(client, path), timeout);
+	}
+
+	/**
+	 * Ask the leader of the ensemble whether the node exists, in the background: a sync, then a
+	 * read.
+	 * @param client the client
+	 * @param path the node
+	 * @return the node's stat, {@code null} if it is gone, or the server's error
+	 */
+	static CompletableFuture<@Nullable Stat> nodeStatAsync(CuratorFramework client, String path) {
 		CompletableFuture<@Nullable Stat> answer = new CompletableFuture<>();
-		client.sync().inBackground((c, synced) -> {
-			try {
-				c.checkExists().inBackground((c2, event) -> {
-					int code = event.getResultCode();
-					if (code == KeeperException.Code.OK.intValue()) {
-						answer.complete(event.getStat());
-					}
-					else if (code == KeeperException.Code.NONODE.intValue()) {
-						answer.complete(null);
-					}
-					else {
-						answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
-					}
-				}).forPath(path);
-			}
-			catch (Exception ex) {
-				answer.completeExceptionally(ex);
-			}
-		}).forPath(path);
+		try {
+			client.sync().inBackground((c, synced) -> {
+				try {
+					c.checkExists().inBackground((c2, event) -> {
+						int code = event.getResultCode();
+						if (code == KeeperException.Code.OK.intValue()) {
+							answer.complete(event.getStat());
+						}
+						else if (code == KeeperException.Code.NONODE.intValue()) {
+							answer.complete(null);
+						}
+						else {
+							answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
+						}
+					}).forPath(path);
+				}
+				catch (Exception ex) {
+					answer.completeExceptionally(ex);
+				}
+			}).forPath(path);
+		}
+		catch (Exception ex) {
+			answer.completeExceptionally(ex);
+		}
+		return answer;
+	}
+
+	private static <T> T await(CompletableFuture<T> answer, Duration timeout) throws Exception {
 		try {
 			return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		}

@@ -1,7 +1,8 @@
 package dev.zklock.lock;
 
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -21,6 +22,10 @@ final class Waiter implements Watcher {
 	private final Thread thread;
 
 	private final Instant since = Instant.now();
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition signal = this.lock.newCondition();
 
 	private boolean signalled;
 
@@ -51,33 +56,52 @@ final class Waiter implements Watcher {
 		signal();
 	}
 
-	synchronized void signal() {
-		this.signalled = true;
-		notifyAll();
+	void signal() {
+		this.lock.lock();
+		try {
+			this.signalled = true;
+			this.signal.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
-	synchronized void reset() {
-		this.signalled = false;
+	void reset() {
+		this.lock.lock();
+		try {
+			this.signalled = false;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
-	 * Wait for a signal, at most until the deadline.
+	 * Wait for a signal, at most until the deadline. Waits on a {@code java.util.concurrent}
+	 * condition, not a monitor, so that a virtual thread waiting here does not pin its carrier.
 	 * @return whether a signal came
 	 */
-	synchronized boolean await(Deadline deadline) throws InterruptedException {
-		while (!this.signalled) {
-			long remaining = deadline.remainingNanos();
-			if (remaining <= 0) {
-				return false;
+	boolean await(Deadline deadline) throws InterruptedException {
+		this.lock.lock();
+		try {
+			while (!this.signalled) {
+				long remaining = deadline.remainingNanos();
+				if (remaining <= 0) {
+					return false;
+				}
+				if (remaining == Long.MAX_VALUE) {
+					this.signal.await();
+				}
+				else {
+					this.signal.awaitNanos(remaining);
+				}
 			}
-			if (remaining == Long.MAX_VALUE) {
-				wait();
-			}
-			else {
-				TimeUnit.NANOSECONDS.timedWait(this, remaining);
-			}
+			return true;
 		}
-		return true;
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 }

@@ -144,7 +144,7 @@ public final class LockMetrics implements LockCallListener {
 
 		private final Clock clock;
 
-		private long mark;
+		private volatile long mark;
 
 		TimedCall(LockMeters meters, LockMode mode, Clock clock) {
 			this.meters = meters;

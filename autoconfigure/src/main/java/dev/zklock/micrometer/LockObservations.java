@@ -131,13 +131,21 @@ public final class LockObservations implements LockCallListener {
 		}
 
 		@Override
+		public void detached() {
+			Observation.Scope scope = this.scope;
+			this.scope = null;
+			if (scope != null) {
+				scope.close();
+			}
+		}
+
+		@Override
 		public void ended(@Nullable Throwable error) {
 			Observation call = this.call;
-			Observation.Scope scope = this.scope;
-			if (call == null || scope == null) {
+			if (call == null) {
 				return;
 			}
-			scope.close();
+			detached();
 			HeldLock untagged = this.untaggedLock;
 			if (untagged != null) {
 				FencingTokens.known(untagged)

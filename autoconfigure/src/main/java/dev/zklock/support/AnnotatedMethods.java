@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
@@ -44,9 +45,28 @@ public final class AnnotatedMethods {
 	 * @return the reason, or {@code null}
 	 */
 	public static @Nullable String interceptionProblem(Method method, Class<?> type) {
+		return interceptionProblem(method, type, AdviceMode.PROXY);
+	}
+
+	/**
+	 * Return why zklock's advice, applied in the given mode, cannot intercept calls to the
+	 * method, or {@code null} when it can. Woven aspects ({@link AdviceMode#ASPECTJ}) reach
+	 * private and final methods, and calls from inside the bean; neither mode advises static
+	 * methods.
+	 * @param method the method
+	 * @param type the bean's user class
+	 * @param mode how the advice is applied
+	 * @return the reason, or {@code null}
+	 */
+	public static @Nullable String interceptionProblem(Method method, Class<?> type, AdviceMode mode) {
 		int modifiers = method.getModifiers();
 		if (Modifier.isStatic(modifiers)) {
-			return "the method is static, and a proxy can only intercept instance methods; make it an instance method";
+			return (mode == AdviceMode.ASPECTJ)
+					? "the method is static, and zklock's aspects advise instance methods only; make it an instance method"
+					: "the method is static, and a proxy can only intercept instance methods; make it an instance method";
+		}
+		if (mode == AdviceMode.ASPECTJ) {
+			return null;
 		}
 		if (Modifier.isPrivate(modifiers)) {
 			return "the method is private, and a proxy cannot intercept private methods; make it public";

@@ -2,7 +2,13 @@ package dev.zklock.autoconfigure;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
+import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
@@ -62,6 +68,52 @@ class ZkLockAutoConfigurationTests {
 	}
 
 	@Test
+	void asyncWorkRunsOnTheApplicationTaskExecutorOrTheNamedOne() {
+		this.contextRunner
+			.withBean("applicationTaskExecutor", Executor.class, () -> namedThreads("app-task"))
+			.withBean("lockWork", Executor.class, () -> namedThreads("lock-work"))
+			.run((context) -> assertThat(asyncThread(context)).isEqualTo("app-task"));
+		this.contextRunner.withPropertyValues("zklock.lock.async-executor=lockWork")
+			.withBean("applicationTaskExecutor", Executor.class, () -> namedThreads("app-task"))
+			.withBean("lockWork", Executor.class, () -> namedThreads("lock-work"))
+			.run((context) -> assertThat(asyncThread(context)).isEqualTo("lock-work"));
+		this.contextRunner.run((context) -> assertThat(asyncThread(context)).startsWith("zklock-async-"));
+	}
+
+	@Test
+	void anAsyncExecutorNameWithoutABeanFailsTheStartup() {
+		this.contextRunner.withPropertyValues("zklock.lock.async-executor=missing").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("'zklock.lock.async-executor' names 'missing', but there is no Executor bean");
+		});
+	}
+
+	@Test
+	void aReactiveTemplateComesWithReactor() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(ReactiveZkLockTemplate.class));
+		new ApplicationContextRunner().withInitializer(EmbeddedZooKeeperInitializer.of(ZkLockAutoConfigurationTests.class))
+			.withConfiguration(AutoConfigurations.of(ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader("reactor.core"))
+			.run((context) -> assertThat(context).hasSingleBean(ZkLockTemplate.class)
+				.doesNotHaveBean(ReactiveZkLockTemplate.class));
+	}
+
+	private static String asyncThread(org.springframework.context.ApplicationContext context) throws Exception {
+		return context.getBean(ZkLockTemplate.class)
+			.executeAsync("executor", (lock) -> CompletableFuture.completedFuture(Thread.currentThread().getName()))
+			.get(20, TimeUnit.SECONDS);
+	}
+
+	private static ExecutorService namedThreads(String name) {
+		return Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, name);
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	@Test
 	void basePathIsUsed() {
 		this.contextRunner.withPropertyValues("zklock.lock.base-path=/apps/orders/locks").run((context) -> {
 			try (CuratorFramework observer = newClient()) {
@@ -115,6 +167,19 @@ class ZkLockAutoConfigurationTests {
 			assertThat(analysis.getDescription()).startsWith("Invalid @ZkLocked on BadStock.reserve(String) of bean "
 					+ "'badStock': the key expression '#item' refers to #item, which the method does not have");
 			assertThat(analysis.getAction()).contains("in bean 'badStock'").contains("the method's parameters are #sku");
+		});
+	}
+
+	@Test
+	void aspectjModeWithoutTheAspectsModuleFailsAtStartup() {
+		this.contextRunner.withPropertyValues("zklock.advice-mode=aspectj").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().isInstanceOf(MissingAspectsException.class);
+			FailureAnalysis analysis = new MissingAspectsFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription())
+				.startsWith("zklock.advice-mode is aspectj, but the zklock-aspects module is not on the class path");
+			assertThat(analysis.getAction()).contains("dev.zklock:zklock-aspects").contains("'zklock.advice-mode=proxy'");
 		});
 	}
 

@@ -66,6 +66,8 @@ class BenchmarkRunTests {
 					"OneKeyContendedBenchmark.thirtyTwoThreads spring-integration {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads zklock {}",
 					"OneKeyContendedBenchmark.thirtyTwoThreads zklock-per-call {}",
+					"AsyncOneKeyBenchmark.batchOfCalls zklock {form=async}",
+					"AsyncOneKeyBenchmark.batchOfCalls zklock {form=sync}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads curator {}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads zklock {}",
 					"DistinctKeysBenchmark.eightThreads curator {}",

@@ -61,6 +61,21 @@ class StockEndpointsTests {
 	}
 
 	@Test
+	void reactiveReserveTakesUnitsUnderTheLockAndStoresItsFencingToken() {
+		long before = this.http.post("/stock/sku-1/reserve?qty=1").number("fencingToken");
+		Http.Response response = this.http.post("/stock/sku-1/reserve-reactive?qty=3");
+		assertThat(response.status()).isEqualTo(200);
+		assertThat(response.number("reserved")).isEqualTo(3);
+		assertThat(response.number("available")).isEqualTo(96);
+		long token = response.number("fencingToken");
+		assertThat(token).as("a later grant has a larger token").isGreaterThan(before);
+		assertThat(stored("sku-1")).isEqualTo("96 " + token);
+		Http.Response refused = this.http.post("/stock/sku-2/reserve-reactive?qty=21");
+		assertThat(refused.status()).isEqualTo(409);
+		assertThat(refused.text("error")).isEqualTo("insufficient-stock");
+	}
+
+	@Test
 	void reserveOfMoreThanIsAvailableIsRefusedWith409() {
 		Http.Response response = this.http.post("/stock/sku-2/reserve?qty=21");
 		assertThat(response.status()).isEqualTo(409);

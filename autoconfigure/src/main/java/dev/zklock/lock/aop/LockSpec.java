@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.zklock.LockMode;
 import dev.zklock.annotation.OnLockTimeout;
+import dev.zklock.support.CallStyle;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.expression.Expression;
@@ -20,8 +21,9 @@ import org.springframework.expression.Expression;
  * @param mode the lock mode
  * @param waitTime the wait time, {@code null} for the template's default, negative for forever
  * @param onTimeout what to do when the lock is not obtained in time
+ * @param style how the method delivers its result, so when its work ends
  */
 record LockSpec(Method method, @Nullable Expression keyExpression, String keyText, List<String> fixedKeys,
-		LockMode mode, @Nullable Duration waitTime, OnLockTimeout onTimeout) {
+		LockMode mode, @Nullable Duration waitTime, OnLockTimeout onTimeout, CallStyle style) {
 
 }

@@ -12,6 +12,7 @@ import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.OnLockTimeout;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.support.AnnotatedMethods;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.InvalidAnnotationException;
 import dev.zklock.support.SkippedCalls;
 import org.jspecify.annotations.Nullable;
@@ -21,6 +22,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
@@ -39,12 +41,11 @@ public final class LockSpecs {
 
 	private static final Optional<LockSpec> NOT_LOCKED = Optional.empty();
 
-	private static final String[] UNSUPPORTED_RETURN_TYPES = { "java.util.concurrent.CompletionStage",
-			"java.util.concurrent.Future", "org.reactivestreams.Publisher" };
-
 	private final ConfigurableBeanFactory beanFactory;
 
 	private final LockKeyEvaluator evaluator;
+
+	private final AdviceMode adviceMode;
 
 	private final Map<MethodClassKey, Optional<LockSpec>> specs = new ConcurrentHashMap<>(256);
 
@@ -54,8 +55,20 @@ public final class LockSpecs {
 	 * that key expressions refer to
 	 */
 	public LockSpecs(ConfigurableBeanFactory beanFactory) {
+		this(beanFactory, AdviceMode.PROXY);
+	}
+
+	/**
+	 * Create an instance whose checks fit the way the advice is applied: with
+	 * {@link AdviceMode#ASPECTJ}, private and final methods are accepted.
+	 * @param beanFactory the bean factory that resolves placeholders in wait times and the beans
+	 * that key expressions refer to
+	 * @param adviceMode how the advice is applied
+	 */
+	public LockSpecs(ConfigurableBeanFactory beanFactory, AdviceMode adviceMode) {
 		this.beanFactory = beanFactory;
 		this.evaluator = new LockKeyEvaluator(beanFactory);
+		this.adviceMode = adviceMode;
 	}
 
 	/**
@@ -72,9 +85,19 @@ public final class LockSpecs {
 	public DefaultPointcutAdvisor advisor(Supplier<ZkLockTemplate> template, int order) {
 		DefaultPointcutAdvisor advisor = new DefaultPointcutAdvisor(
 				new AnnotationMatchingPointcut(null, ZkLocked.class, true),
-				new LockInterceptor(this, SingletonSupplier.of(template)));
+				new LockInterceptor(advice(template)));
 		advisor.setOrder(order);
 		return advisor;
+	}
+
+	/**
+	 * Return the advice that runs these {@code @ZkLocked} methods while holding their locks,
+	 * for a way in other than the {@link #advisor advisor}, such as a woven aspect.
+	 * @param template the lock template, looked up on the first call
+	 * @return the advice
+	 */
+	public LockAdvice advice(Supplier<ZkLockTemplate> template) {
+		return new LockAdvice(this, SingletonSupplier.of(template));
 	}
 
 	/**
@@ -121,9 +144,9 @@ public final class LockSpecs {
 			return null;
 		}
 		Problems problems = new Problems(beanName, specificMethod);
-		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass));
-		problems.check(unsupportedReturnType(specificMethod));
-		if (annotation.onTimeout() == OnLockTimeout.SKIP) {
+		problems.check(AnnotatedMethods.interceptionProblem(specificMethod, targetClass, this.adviceMode));
+		problems.check(CallStyle.problem(specificMethod));
+		if (annotation.onTimeout() == OnLockTimeout.SKIP && CallStyle.of(specificMethod) == CallStyle.BLOCKING) {
 			problems.check(SkippedCalls.skipProblem(specificMethod));
 		}
 		String keyText = annotation.key().trim();
@@ -133,7 +156,7 @@ public final class LockSpecs {
 				: List.of(targetClass.getSimpleName() + "." + specificMethod.getName());
 		Duration waitTime = waitTime(annotation.waitTime(), problems);
 		return new LockSpec(specificMethod, expression, keyText.isEmpty() ? fixedKeys.get(0) : keyText, fixedKeys,
-				annotation.mode(), waitTime, annotation.onTimeout());
+				annotation.mode(), waitTime, annotation.onTimeout(), CallStyle.of(specificMethod));
 	}
 
 	private Expression parseKey(String keyText, Method method, Class<?> targetClass, Problems problems) {
@@ -170,30 +193,6 @@ public final class LockSpecs {
 			throw problems.fail("the waitTime " + shown + " is not valid: " + ex.getMessage() + "; "
 					+ WaitTimes.USAGE, ex);
 		}
-	}
-
-	private static @Nullable String unsupportedReturnType(Method method) {
-		for (String name : UNSUPPORTED_RETURN_TYPES) {
-			if (isAssignable(method.getReturnType(), name)) {
-				return "it returns " + method.getReturnType().getName() + ", which is not supported in this version: "
-						+ "the lock would be released before the work ends; lock inside the asynchronous work, "
-						+ "or return its result instead";
-			}
-		}
-		return null;
-	}
-
-	private static boolean isAssignable(Class<?> type, String supertypeName) {
-		if (type.getName().equals(supertypeName)) {
-			return true;
-		}
-		for (Class<?> implemented : type.getInterfaces()) {
-			if (isAssignable(implemented, supertypeName)) {
-				return true;
-			}
-		}
-		Class<?> superclass = type.getSuperclass();
-		return superclass != null && isAssignable(superclass, supertypeName);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 /**
- * The {@code @ZkLocked} advice: the advisor and interceptor, the lock specs resolved once per
- * method, their key expressions, and the startup check of annotated beans.
+ * The {@code @ZkLocked} advice, shared by the proxy advisor and the woven aspect of
+ * zklock-aspects, the lock specs resolved once per method, their key expressions, and the
+ * startup check of annotated beans.
  */
 @NullMarked
 package dev.zklock.lock.aop;

@@ -14,13 +14,16 @@ import java.util.Set;
 import dev.zklock.LockMode;
 import dev.zklock.annotation.OnLockTimeout;
 import dev.zklock.annotation.ZkLocked;
+import dev.zklock.support.InvalidAnnotationException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.context.annotation.AdviceMode;
 import org.springframework.mock.env.MockEnvironment;
 import org.springframework.util.ReflectionUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
@@ -142,6 +145,22 @@ class LockSpecsTests {
 		assertThat(this.specs.specFor(method("plain"), Orders.class, "orders")).isNull();
 	}
 
+	@Test
+	void privateAndFinalMethodsAreRejectedForProxiesAndAcceptedForWovenAspects() {
+		assertThatExceptionOfType(InvalidAnnotationException.class)
+			.isThrownBy(() -> this.specs.specFor(method("privately"), Orders.class, "orders"))
+			.withMessageContaining("the method is private, and a proxy cannot intercept private methods");
+		assertThatExceptionOfType(InvalidAnnotationException.class)
+			.isThrownBy(() -> this.specs.specFor(method("finalMethod"), Orders.class, "orders"))
+			.withMessageContaining("the method is final");
+		LockSpecs woven = new LockSpecs(beanFactory(), AdviceMode.ASPECTJ);
+		assertThat(woven.specFor(method("privately"), Orders.class, "orders")).isNotNull();
+		assertThat(woven.specFor(method("finalMethod"), Orders.class, "orders")).isNotNull();
+		assertThatExceptionOfType(InvalidAnnotationException.class)
+			.isThrownBy(() -> woven.specFor(method("statically"), Orders.class, "orders"))
+			.withMessageContaining("the method is static, and zklock's aspects advise instance methods only");
+	}
+
 	private List<String> keys(String methodName, Object... args) {
 		return this.specs.keys(spec(methodName), this.orders, Orders.class, args);
 	}
@@ -259,6 +278,18 @@ class LockSpecsTests {
 		}
 
 		public void plain() {
+		}
+
+		@ZkLocked("'private'")
+		private void privately() {
+		}
+
+		@ZkLocked("'final'")
+		public final void finalMethod() {
+		}
+
+		@ZkLocked("'static'")
+		public static void statically() {
 		}
 
 	}

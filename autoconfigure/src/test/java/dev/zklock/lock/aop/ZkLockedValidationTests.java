@@ -132,22 +132,23 @@ class ZkLockedValidationTests {
 	}
 
 	@Test
-	void completionStageReturnType() {
-		assertInvalid(ReturnsCompletableFuture.class, "ReturnsCompletableFuture.reserve(String)",
-				"it returns java.util.concurrent.CompletableFuture, which is not supported in this version: "
-						+ "the lock would be released before the work ends");
+	void completableFutureAndPublisherReturnTypesAreAccepted() {
+		this.contextRunner.withBean("orderService", ReturnsCompletableFuture.class)
+			.withBean("publisherService", ReturnsPublisher.class)
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
 	void futureReturnType() {
 		assertInvalid(ReturnsFuture.class, "ReturnsFuture.reserve(String)",
-				"it returns java.util.concurrent.Future, which is not supported in this version");
+				"it returns java.util.concurrent.Future, whose end the advice cannot wait for without blocking; "
+						+ "declare the return type as CompletableFuture or CompletionStage");
 	}
 
 	@Test
-	void publisherReturnType() {
-		assertInvalid(ReturnsPublisher.class, "ReturnsPublisher.reserve(String)",
-				"it returns org.reactivestreams.Publisher, which is not supported in this version");
+	void completableFutureSubclassReturnType() {
+		assertInvalid(ReturnsFutureSubclass.class, "ReturnsFutureSubclass.reserve(String)",
+				"it returns " + OwnFuture.class.getName() + ", whose end the advice cannot wait for");
 	}
 
 	private <T> void assertInvalid(Class<T> beanClass, String method, String... problem) {
@@ -334,6 +335,19 @@ class ZkLockedValidationTests {
 		@ZkLocked("#sku")
 		public Future<String> reserve(String sku) {
 			return CompletableFuture.completedFuture(sku);
+		}
+
+	}
+
+	static class OwnFuture<T> extends CompletableFuture<T> {
+
+	}
+
+	static class ReturnsFutureSubclass {
+
+		@ZkLocked("#sku")
+		public OwnFuture<String> reserve(String sku) {
+			return new OwnFuture<>();
 		}
 
 	}

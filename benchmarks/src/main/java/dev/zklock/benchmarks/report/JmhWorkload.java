@@ -7,6 +7,7 @@ import java.util.List;
 import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.library.Library;
 import dev.zklock.benchmarks.library.Subject;
+import dev.zklock.benchmarks.workload.AsyncOneKeyBenchmark;
 import dev.zklock.benchmarks.workload.DistinctKeysBenchmark;
 import dev.zklock.benchmarks.workload.FirstUseBenchmark;
 import dev.zklock.benchmarks.workload.KeptKeyTakenBenchmark;
@@ -58,6 +59,13 @@ enum JmhWorkload {
 			"As workload 2, but every holder asks for its fencing token (`lock.fencingToken()`) before its work. "
 					+ "Curator's `InterProcessMutex` has no token: its row is the plain cycle. zklock's first grant of "
 					+ "a node has its token free; a handed-off grant pays one `setData` when asked."),
+
+	ASYNC_ONE_KEY("2a", "One key, 32 callers at once in one JVM, asynchronous and blocking", AsyncOneKeyBenchmark.class,
+			Baseline.sameLibraryWith("form", "sync"),
+			"An operation is a batch of 32 calls on one key started together, ended when all have released the "
+					+ "lock (throughput: batches per second; 32 calls each). `async`: one thread starts them with "
+					+ "`executeAsync`, no thread waits; `sync`: 32 pooled threads each make a blocking `execute` call, "
+					+ "the baseline. zklock with its defaults in both."),
 
 	DISTINCT_KEYS("3", "Distinct keys, 8 threads in one JVM", DistinctKeysBenchmark.class,
 			Baseline.library(Library.CURATOR), "The threads share one client; each locks a key of its own."),

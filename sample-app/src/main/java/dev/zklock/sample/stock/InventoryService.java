@@ -5,10 +5,13 @@ import java.util.Optional;
 
 import dev.zklock.HeldLock;
 import dev.zklock.LockMode;
+import dev.zklock.ReactiveZkLockContext;
 import dev.zklock.ZkLockContext;
 import dev.zklock.annotation.OnLockTimeout;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.sample.InventoryProperties;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import org.springframework.stereotype.Service;
 
@@ -43,7 +46,26 @@ public class InventoryService {
 	 */
 	@ZkLocked(key = "'stock:' + #sku", waitTime = "${inventory.reserve-wait:10s}")
 	public Reservation reserve(String sku, int quantity) {
-		HeldLock lock = ZkLockContext.current();
+		return reserve(sku, quantity, ZkLockContext.current());
+	}
+
+	/**
+	 * Reserve units of a SKU, like {@link #reserve(String, int)}, reactively: the lock is asked
+	 * for on subscription without blocking a thread, and released when the {@code Mono}
+	 * completes. The lock comes from the Reactor context; the JDBC work, which blocks, runs on
+	 * Reactor's bounded elastic threads.
+	 * @param sku the SKU
+	 * @param quantity the units to reserve
+	 * @return the reservation
+	 */
+	@ZkLocked(key = "'stock:' + #sku", waitTime = "${inventory.reserve-wait:10s}")
+	public Mono<Reservation> reserveReactive(String sku, int quantity) {
+		return ReactiveZkLockContext.current()
+			.publishOn(Schedulers.boundedElastic())
+			.map((lock) -> reserve(sku, quantity, lock));
+	}
+
+	private Reservation reserve(String sku, int quantity, HeldLock lock) {
 		Stock current = claim(sku, lock);
 		if (current.available() < quantity) {
 			throw new InsufficientStockException(sku, quantity, current.available());

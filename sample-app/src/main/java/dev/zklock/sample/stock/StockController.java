@@ -2,6 +2,8 @@ package dev.zklock.sample.stock;
 
 import java.time.Duration;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -35,6 +37,11 @@ class StockController {
 	@PostMapping("/reserve")
 	Reservation reserve(@PathVariable String sku, @RequestParam int qty) {
 		return this.inventory.reserve(sku, checked(qty));
+	}
+
+	@PostMapping("/reserve-reactive")
+	Mono<Reservation> reserveReactive(@PathVariable String sku, @RequestParam int qty) {
+		return this.inventory.reserveReactive(sku, checked(qty));
 	}
 
 	@PostMapping("/restock")

@@ -1,0 +1,45 @@
+package dev.zklock.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Ends the grants of an asynchronous call without blocking, and tells when their nodes are gone.
+ */
+final class AsyncRelease {
+
+	private static final long DELETE_WAIT_MILLIS = 2000;
+
+	private AsyncRelease() {
+	}
+
+	/**
+	 * Release the grants in reverse order.
+	 * @return completed once the server deleted every node these releases gave up (at most two
+	 * seconds, after which the deletes go on in the background)
+	 */
+	static CompletableFuture<@Nullable Void> release(List<Hold> holds) {
+		List<CompletableFuture<Void>> deletes = new ArrayList<>();
+		for (int i = holds.size() - 1; i >= 0; i--) {
+			Hold hold = holds.get(i);
+			KeyLock keyLock = hold.keyLock();
+			if (keyLock == null) {
+				throw new IllegalStateException("An asynchronous call holds a node of its own on key '" + hold.key() + "'");
+			}
+			CompletableFuture<Void> deleted = keyLock.release(hold);
+			if (deleted != null) {
+				deletes.add(deleted);
+			}
+		}
+		if (deletes.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
+			.completeOnTimeout(null, DELETE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+	}
+
+}

@@ -1,0 +1,115 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+import dev.zklock.LockMode;
+import dev.zklock.ReactiveZkLockContext;
+import dev.zklock.ReactiveZkLockTemplate;
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.ZooKeeperTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Reactive lock calls never block a non-blocking thread: BlockHound, installed in this test's own
+ * JVM (the build runs it in a surefire execution of its own), fails any blocking call made on
+ * Reactor's parallel threads, where these calls subscribe, run, and complete.
+ */
+@EmbeddedZooKeeper
+@Timeout(180)
+class NoBlockingTests {
+
+	private LockTestSupport support;
+
+	private final List<ZkLockTemplate> templates = new ArrayList<>();
+
+	@BeforeAll
+	static void installBlockHound() {
+		BlockHound.install();
+	}
+
+	@BeforeEach
+	void setUp(ZooKeeperTestServer server) {
+		this.support = new LockTestSupport(server);
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		this.support.close();
+	}
+
+	@Test
+	void blockHoundCatchesABlockingCallOnAParallelThread() {
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> Mono.fromCallable(() -> {
+			Thread.sleep(1);
+			return "slept";
+		}).subscribeOn(Schedulers.parallel()).block(Duration.ofSeconds(10)))
+			.satisfies((ex) -> assertThat(ex).hasCauseInstanceOf(BlockingOperationError.class));
+	}
+
+	@Test
+	void reactiveCallsAcquireAndReleaseWithoutBlockingANonBlockingThread() {
+		List<ReactiveZkLockTemplate> instances = List.of(instance(), instance(), instance());
+		int[] counter = new int[1];
+		AtomicInteger inside = new AtomicInteger();
+		AtomicBoolean overlap = new AtomicBoolean();
+		Set<String> started = ConcurrentHashMap.newKeySet();
+		Set<String> ended = ConcurrentHashMap.newKeySet();
+		List<Mono<Long>> calls = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			for (ReactiveZkLockTemplate instance : instances) {
+				calls.add(instance.executeMono(List.of("b", "a"), LockMode.EXCLUSIVE, null, (lock) -> {
+					started.add(Thread.currentThread().getName());
+					if (inside.incrementAndGet() != 1) {
+						overlap.set(true);
+					}
+					int read = counter[0];
+					return ReactiveZkLockContext.current()
+						.flatMap((current) -> Mono.fromCompletionStage(current.fencingTokenAsync()))
+						.delayElement(Duration.ofMillis(1))
+						.doOnNext((token) -> {
+							counter[0] = read + 1;
+							inside.decrementAndGet();
+							ended.add(Thread.currentThread().getName());
+						});
+				}).subscribeOn(Schedulers.parallel()));
+			}
+		}
+		List<Long> tokens = Flux.merge(calls).collectList().block(Duration.ofSeconds(150));
+		assertThat(overlap).isFalse();
+		assertThat(counter[0]).isEqualTo(90);
+		assertThat(tokens).hasSize(90).doesNotHaveDuplicates();
+		assertThat(started).allMatch((name) -> name.startsWith("parallel-"));
+		assertThat(ended).allMatch((name) -> name.startsWith("parallel-"));
+		assertThat(this.templates).allMatch((template) -> template.heldLocks().isEmpty());
+	}
+
+	private ReactiveZkLockTemplate instance() {
+		ZkLockTemplate template = this.support.template(this.support.client(), false);
+		// Every continuation of the template runs on Reactor's non-blocking threads, where
+		// BlockHound watches.
+		template.setAsyncExecutor((task) -> Schedulers.parallel().schedule(task));
+		this.templates.add(template);
+		return new ReactiveZkLockTemplate(template);
+	}
+
+}
