@@ -1,5 +1,6 @@
 package dev.zklock;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -74,5 +75,39 @@ public interface ZkLeadership {
 	 * @return whether this instance was the leader
 	 */
 	boolean yieldLeadership(String group);
+
+	/**
+	 * Return the current term of this instance's leadership of the group, as a handle that
+	 * leader-only code can check while it runs and whose epoch fences its writes.
+	 * @param group the group
+	 * @return the term, or empty when this instance does not lead the group
+	 * @since 0.2.0
+	 */
+	default Optional<LeaderTerm> term(String group) {
+		if (!isLeader(group)) {
+			return Optional.empty();
+		}
+		OptionalLong epoch = epoch(group);
+		return (epoch.isPresent() && isLeader(group))
+				? Optional.of(new LeadershipTerm(this, group, epoch.getAsLong())) : Optional.empty();
+	}
+
+	/**
+	 * Wait until this instance leads the group, for code that must lead to do its work.
+	 * @param group the group
+	 * @param timeout the longest time to wait
+	 * @return the term, or empty if this instance did not lead the group within the timeout
+	 * @throws InterruptedException if the thread is interrupted while it waits
+	 * @since 0.2.0
+	 */
+	default Optional<LeaderTerm> awaitLeadership(String group, Duration timeout) throws InterruptedException {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		Optional<LeaderTerm> term = term(group);
+		while (term.isEmpty() && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+			term = term(group);
+		}
+		return term;
+	}
 
 }

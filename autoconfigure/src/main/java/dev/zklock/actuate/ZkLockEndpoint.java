@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.ZkLeadership;
 import dev.zklock.ZkLockException;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.leader.LeaderComponentInfo;
+import dev.zklock.leader.LeaderComponents;
 import dev.zklock.lock.HeldLockInfo;
 import dev.zklock.lock.KeptLockInfo;
 import dev.zklock.lock.LockCounts;
@@ -31,10 +33,13 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <li>{@code GET /actuator/zklock}: the connection to ZooKeeper, the locks held (key, mode,
  * holding thread, since when, fencing token, {@code VALID} or {@code IN_DOUBT}), the calls
  * waiting for a lock, and for each leadership group whether this instance leads it, the current
- * leader, the participants in takeover order and the epoch of the current term.
+ * leader, the participants in takeover order, the epoch of the current term and the leader-only
+ * components tied to the group with their state.
  * <li>{@code GET /actuator/zklock/{group}}: one group.
  * <li>{@code POST /actuator/zklock/{group}}: yield the leadership of the group to the next
- * participant, for a rolling deploy or maintenance.
+ * participant, for a rolling deploy or maintenance. The group's leader-only components
+ * ({@code @ZkLeaderComponent}) are stopped before the election node is given up; the next
+ * leader starts its own.
  * </ul>
  * Like every endpoint but {@code health}, it is not exposed until the application exposes it
  * ({@code management.endpoints.web.exposure.include=zklock}). Its default access is read-only,
@@ -53,6 +58,8 @@ public class ZkLockEndpoint {
 
 	private final @Nullable ZkLeadership leadership;
 
+	private final @Nullable LeaderComponents components;
+
 	/**
 	 * Create an endpoint.
 	 * @param client the ZooKeeper client
@@ -61,9 +68,23 @@ public class ZkLockEndpoint {
 	 */
 	public ZkLockEndpoint(CuratorFramework client, @Nullable ZkLockTemplate template,
 			@Nullable ZkLeadership leadership) {
+		this(client, template, leadership, null);
+	}
+
+	/**
+	 * Create an endpoint that also shows the leader-only components of each group.
+	 * @param client the ZooKeeper client
+	 * @param template the lock template, if locks are configured
+	 * @param leadership the elections, if leader election is configured
+	 * @param components the leader-only components, if leader election is configured
+	 * @since 0.2.0
+	 */
+	public ZkLockEndpoint(CuratorFramework client, @Nullable ZkLockTemplate template,
+			@Nullable ZkLeadership leadership, @Nullable LeaderComponents components) {
 		this.connection = new ConnectionStatus(client);
 		this.template = template;
 		this.leadership = leadership;
+		this.components = components;
 	}
 
 	/**
@@ -120,17 +141,19 @@ public class ZkLockEndpoint {
 
 	private GroupDescriptor describe(ZkLeadership leadership, String group) {
 		boolean leader = leadership.isLeader(group);
+		LeaderComponents components = this.components;
+		List<LeaderComponentInfo> tied = (components != null) ? components.describe(group) : List.of();
 		if (this.connection.isClosed() || !this.connection.isConnected()) {
-			return new GroupDescriptor(leader, null, List.of(), null, "not connected to ZooKeeper");
+			return new GroupDescriptor(leader, null, List.of(), null, tied, "not connected to ZooKeeper");
 		}
 		try {
 			List<String> participants = leadership.participants(group);
 			OptionalLong epoch = leadership.epoch(group);
 			return new GroupDescriptor(leader, participants.isEmpty() ? null : participants.get(0), participants,
-					epoch.isPresent() ? epoch.getAsLong() : null, null);
+					epoch.isPresent() ? epoch.getAsLong() : null, tied, null);
 		}
 		catch (ZkLockException ex) {
-			return new GroupDescriptor(leader, null, List.of(), null, ex.getMessage());
+			return new GroupDescriptor(leader, null, List.of(), null, tied, ex.getMessage());
 		}
 	}
 
@@ -196,10 +219,13 @@ public class ZkLockEndpoint {
 	 * or there is none
 	 * @param participants the participant ids, the leader first, then in takeover order
 	 * @param epoch the fencing token of the current term, or {@code null} when unknown
+	 * @param components the leader-only components of the group on this instance, with their
+	 * state
 	 * @param error why the election could not be read, or {@code null}
 	 */
 	public record GroupDescriptor(boolean leader, @Nullable String currentLeader, List<String> participants,
-			@Nullable Long epoch, @Nullable String error) implements OperationResponseBody {
+			@Nullable Long epoch, List<LeaderComponentInfo> components, @Nullable String error)
+			implements OperationResponseBody {
 
 	}
 

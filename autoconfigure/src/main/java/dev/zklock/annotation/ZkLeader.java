@@ -28,7 +28,11 @@ import org.springframework.core.annotation.AliasFor;
  * <p>
  * On a class, the annotation applies to every public method of the bean; an annotation on a
  * method wins over the one on its class. It may be used as a meta-annotation. The check is made
- * when a call begins: a call that is running when the leadership ends runs to its end. Calls
+ * when a call begins: a blocking call that is running when the leadership ends runs to its end
+ * (unless {@link #interruptOnRevoke()}), then throws a {@link dev.zklock.LeadershipLostException};
+ * code inside it finds its term, with the epoch to fence its writes, through
+ * {@link dev.zklock.ZkLeaderContext}. (Asynchronous and reactive methods are checked when they
+ * start or are subscribed to, without a term.) Calls
  * from within the same object are not intercepted. The advice runs outside the lock advice of
  * {@code @ZkLocked} and outside {@code @Transactional}, so a skipped call takes no lock and
  * begins no transaction (see {@code zklock.leader.order}); with {@code @Async}, it runs on the
@@ -63,5 +67,16 @@ public @interface ZkLeader {
 	 * @return the policy
 	 */
 	WhenNotLeader whenNotLeader() default WhenNotLeader.SKIP;
+
+	/**
+	 * Whether to interrupt the thread of a running call when its term of leadership ends, so
+	 * that work blocked in an interruptible wait stops at once. Whether interrupted or not, a
+	 * call that outlives its term ends with a {@link dev.zklock.LeadershipLostException} when
+	 * it returns. An interrupt also closes an NIO channel (such as a {@code FileChannel}) that
+	 * the thread is using.
+	 * @return whether to interrupt a call on revocation
+	 * @since 0.2.0
+	 */
+	boolean interruptOnRevoke() default false;
 
 }

@@ -2,11 +2,13 @@ package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.leader.FixedLeadership;
+import dev.zklock.leader.LeaderComponents;
 import dev.zklock.leader.LeaderElections;
 import dev.zklock.leader.LeaderMethods;
 import dev.zklock.leader.LeaderTestMode;
 import dev.zklock.leader.ParticipantIds;
 import dev.zklock.leader.ZkLeaderBeanPostProcessor;
+import dev.zklock.leader.ZkLeaderComponentPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,8 +34,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of leader election: a {@link ZkLeadership} bean taking part in one
- * election per group, and the advice that runs {@code @ZkLeader} methods only on the leader of
- * their group.
+ * election per group, the advice that runs {@code @ZkLeader} methods only on the leader of
+ * their group, and the start and stop of {@code @ZkLeaderComponent} beans with the leadership.
  * <p>
  * The advisor, and the post-processor that checks annotated beans at startup, are
  * infrastructure beans created before the application's beans; they read the few properties
@@ -75,6 +77,20 @@ public final class ZkLeaderAutoConfiguration {
 	static DefaultPointcutAdvisor zklockLeaderAdvisor(LeaderMethods zklockLeaderMethods,
 			ObjectProvider<ZkLeadership> leadership, Environment environment) {
 		return zklockLeaderMethods.advisor(leadership::getObject, leaderProperties(environment).getOrder());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static LeaderComponents zklockLeaderComponents(ObjectProvider<ZkLeadership> leadership, Environment environment) {
+		return new LeaderComponents(leadership::getIfAvailable,
+				leaderProperties(environment).getComponentStopTimeout());
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static ZkLeaderComponentPostProcessor zklockLeaderComponentPostProcessor(LeaderMethods zklockLeaderMethods,
+			LeaderComponents zklockLeaderComponents) {
+		return new ZkLeaderComponentPostProcessor(zklockLeaderMethods, zklockLeaderComponents);
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.ZkLeadership;
+import dev.zklock.leader.LeaderComponents;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.actuate.ZkLockEndpoint;
 
@@ -32,8 +33,9 @@ public final class ZkLockEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
 	ZkLockEndpoint zkLockEndpoint(CuratorFramework client, ObjectProvider<ZkLockTemplate> template,
-			ObjectProvider<ZkLeadership> leadership) {
-		return new ZkLockEndpoint(client, template.getIfAvailable(), leadership.getIfAvailable());
+			ObjectProvider<ZkLeadership> leadership, ObjectProvider<LeaderComponents> components) {
+		return new ZkLockEndpoint(client, template.getIfAvailable(), leadership.getIfAvailable(),
+				components.getIfAvailable());
 	}
 
 }

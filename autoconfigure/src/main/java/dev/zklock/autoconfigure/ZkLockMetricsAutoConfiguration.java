@@ -61,8 +61,9 @@ public final class ZkLockMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		LeadershipMetrics zklockLeadershipMetrics(MeterRegistry registry, ZkLeadership leadership) {
-			return new LeadershipMetrics(registry, leadership);
+		LeadershipMetrics zklockLeadershipMetrics(MeterRegistry registry, ZkLeadership leadership,
+				ZkLockProperties properties) {
+			return new LeadershipMetrics(registry, leadership, properties.getLeader().getMinParticipants());
 		}
 
 	}

@@ -3,7 +3,9 @@ package dev.zklock.autoconfigure;
 import java.io.File;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import dev.zklock.leader.LeaderTestMode;
 import org.jspecify.annotations.Nullable;
@@ -575,6 +577,50 @@ public class ZkLockProperties {
 		 * only, 'always' or 'never' to lead every group or none, without ZooKeeper.
 		 */
 		private LeaderTestMode testMode = LeaderTestMode.ELECTION;
+
+		/**
+		 * Time that yielding, leaving the elections and closing the application wait for the
+		 * '@ZkLeaderComponent' beans of a group to stop before the leadership is given up.
+		 */
+		private Duration componentStopTimeout = Duration.ofSeconds(30);
+
+		/**
+		 * Group whose leadership the application's readiness follows, for active-passive
+		 * deployments: the application refuses traffic while it does not lead the group.
+		 * Joined like the groups of 'zklock.leader.groups'.
+		 */
+		private @Nullable String readinessGroup;
+
+		/**
+		 * Minimum number of participants by group, below which the 'zklockLeadership' health
+		 * indicator lists the group under 'belowMinimum' and the 'zklock.leader.participants'
+		 * gauge shows it, so that a missing standby is noticed before the leader goes too.
+		 */
+		private Map<String, Integer> minParticipants = new LinkedHashMap<>();
+
+		public Map<String, Integer> getMinParticipants() {
+			return this.minParticipants;
+		}
+
+		public void setMinParticipants(Map<String, Integer> minParticipants) {
+			this.minParticipants = minParticipants;
+		}
+
+		public @Nullable String getReadinessGroup() {
+			return this.readinessGroup;
+		}
+
+		public void setReadinessGroup(@Nullable String readinessGroup) {
+			this.readinessGroup = readinessGroup;
+		}
+
+		public Duration getComponentStopTimeout() {
+			return this.componentStopTimeout;
+		}
+
+		public void setComponentStopTimeout(Duration componentStopTimeout) {
+			this.componentStopTimeout = componentStopTimeout;
+		}
 
 		public String getBasePath() {
 			return this.basePath;

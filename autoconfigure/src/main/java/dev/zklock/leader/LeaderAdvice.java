@@ -1,9 +1,11 @@
 package dev.zklock.leader;
 
 import java.lang.reflect.Method;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.NotLeaderException;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.WhenNotLeader;
@@ -21,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * group; otherwise it is skipped or fails with {@link NotLeaderException}, as the spec says. The
  * check is a read of local state: it never talks to ZooKeeper. For a method that returns a
  * {@code CompletionStage}, a skipped or refused call is a completed or failed future; for a
- * reactive type, leadership is checked on subscription ({@link ReactiveLeaderCalls}).
+ * reactive type, leadership is checked on subscription ({@link ReactiveLeaderCalls}). A blocking
+ * call let through runs in its term ({@link LeaderCalls}): it ends with a
+ * {@code LeadershipLostException} if it outlives it.
  *
  * @since 0.1.0
  */
@@ -33,9 +37,12 @@ public final class LeaderAdvice {
 
 	private final Supplier<ZkLeadership> leadership;
 
-	LeaderAdvice(LeaderMethods methods, Supplier<ZkLeadership> leadership) {
+	private final LeaderCalls calls;
+
+	LeaderAdvice(LeaderMethods methods, Supplier<ZkLeadership> leadership, LeaderCalls calls) {
 		this.methods = methods;
 		this.leadership = leadership;
+		this.calls = calls;
 	}
 
 	/**
@@ -57,7 +64,13 @@ public final class LeaderAdvice {
 			return ReactiveLeaderCalls.onSubscribe(method, spec, call, () -> leadership.isLeader(spec.group()),
 					() -> notLeader(leadership, spec.group()));
 		}
-		if (leadership.isLeader(spec.group())) {
+		if (spec.style() == CallStyle.BLOCKING) {
+			Optional<LeaderTerm> term = leadership.term(spec.group());
+			if (term.isPresent()) {
+				return this.calls.proceed(call, spec, term.get(), leadership);
+			}
+		}
+		else if (leadership.isLeader(spec.group())) {
 			return call.proceed();
 		}
 		if (spec.whenNotLeader() == WhenNotLeader.THROW) {

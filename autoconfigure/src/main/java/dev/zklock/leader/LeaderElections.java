@@ -13,12 +13,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import dev.zklock.lock.PauseMonitor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
@@ -54,6 +56,12 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private final PauseMonitor pauseMonitor;
 
+	private final LeadershipListeners listeners;
+
+	private final LeadershipWaiters waiters = new LeadershipWaiters();
+
+	private volatile @Nullable LeaderComponents components;
+
 	private final Object lifecycleMonitor = new Object();
 
 	private volatile boolean running;
@@ -75,8 +83,10 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
 		this.pauseMonitor = PauseMonitor.forClient(client);
+		this.listeners = new LeadershipListeners(this.events);
+		this.listeners.add(this.waiters);
 		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, client,
-				ZKPaths.makePath(basePath, group), this.events, this.pauseMonitor));
+				ZKPaths.makePath(basePath, group), this.listeners, this.pauseMonitor));
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
 	}
@@ -139,8 +149,42 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	}
 
 	@Override
+	public Optional<LeaderTerm> awaitLeadership(String group, Duration timeout) throws InterruptedException {
+		election(group);
+		return this.waiters.await(() -> term(group), timeout);
+	}
+
+	@Override
 	public boolean yieldLeadership(String group) {
-		return election(group).yieldLeadership();
+		GroupElection election = election(group);
+		LeaderComponents components = this.components;
+		if (components != null && election.isLeader()) {
+			components.stopBeforeYield(group);
+		}
+		return election.yieldLeadership();
+	}
+
+	/**
+	 * Step down without stopping the group's components first, because they are stopped.
+	 */
+	void yieldStopped(String group) {
+		election(group).yieldLeadership();
+	}
+
+	/**
+	 * Tell the components of every group of each change of leadership, from now on, and stop
+	 * them before leaving the elections or yielding.
+	 */
+	void attach(LeaderComponents components) {
+		this.components = components;
+		this.listeners.add(components);
+	}
+
+	/**
+	 * Tell a listener of each change of leadership from now on.
+	 */
+	void addListener(LeadershipListener listener) {
+		this.listeners.add(listener);
 	}
 
 	@Override
@@ -179,6 +223,10 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 				return;
 			}
 			this.running = false;
+			LeaderComponents components = this.components;
+			if (components != null) {
+				components.stopAll();
+			}
 			Map<GroupElection, CompletableFuture<Void>> leaving = new LinkedHashMap<>();
 			this.elections.all().forEach((election) -> leaving.put(election, election.stop()));
 			await(leaving.values(), "Still leaving the leader elections of " + groups() + " after "

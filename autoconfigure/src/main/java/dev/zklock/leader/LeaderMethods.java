@@ -81,7 +81,7 @@ public final class LeaderMethods {
 	 * @return the advice
 	 */
 	public LeaderAdvice advice(Supplier<ZkLeadership> leadership) {
-		return new LeaderAdvice(this, SingletonSupplier.of(leadership));
+		return new LeaderAdvice(this, SingletonSupplier.of(leadership), new LeaderCalls());
 	}
 
 	/**
@@ -121,10 +121,19 @@ public final class LeaderMethods {
 		if (annotation == null) {
 			return null;
 		}
-		String group = StringUtils.hasText(annotation.group()) ? this.placeholders.apply(annotation.group()).trim()
-				: defaultGroup();
+		return new LeaderSpec(group(annotation.group()), annotation.whenNotLeader(), CallStyle.of(specificMethod),
+				annotation.interruptOnRevoke());
+	}
+
+	/**
+	 * Resolve a group as an annotation declares it (placeholders, the default group for none),
+	 * validate it and record it so that its election is joined.
+	 * @throws IllegalArgumentException if the group cannot be used
+	 */
+	String group(String declared) {
+		String group = StringUtils.hasText(declared) ? this.placeholders.apply(declared).trim() : defaultGroup();
 		register(GroupNames.validate(group));
-		return new LeaderSpec(group, annotation.whenNotLeader(), CallStyle.of(specificMethod));
+		return group;
 	}
 
 	private String defaultGroup() {

@@ -1,5 +1,6 @@
 package dev.zklock.micrometer;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,7 +18,9 @@ import org.springframework.context.ApplicationListener;
 /**
  * Metrics of this instance's leadership, per group: {@value #LEADER} (gauge), 1 while it leads
  * the group and 0 otherwise, and {@value #CHANGES} (counter), its leadership changes, tagged
- * {@code group} and {@code change} ({@code granted}, {@code revoked}).
+ * {@code group} and {@code change} ({@code granted}, {@code revoked}); and for each group with
+ * a minimum number of participants, {@value #PARTICIPANTS} (gauge), the number of participants,
+ * tagged {@code group} and {@code minimum}.
  *
  * @since 0.1.0
  */
@@ -33,11 +36,18 @@ public final class LeadershipMetrics implements ApplicationListener<LeadershipEv
 	 */
 	public static final String CHANGES = "zklock.leader.changes";
 
+	/**
+	 * Name of the gauge of participants, for the groups that have a minimum.
+	 */
+	public static final String PARTICIPANTS = "zklock.leader.participants";
+
 	private final MeterRegistry registry;
 
 	private final ZkLeadership leadership;
 
 	private final Set<String> gaugedGroups = ConcurrentHashMap.newKeySet();
+
+	private final Map<String, Integer> minParticipants;
 
 	/**
 	 * Create leadership metrics.
@@ -45,8 +55,21 @@ public final class LeadershipMetrics implements ApplicationListener<LeadershipEv
 	 * @param leadership the elections this instance takes part in
 	 */
 	public LeadershipMetrics(MeterRegistry registry, ZkLeadership leadership) {
+		this(registry, leadership, Map.of());
+	}
+
+	/**
+	 * Create leadership metrics that also gauge the participants of the groups that have a
+	 * minimum number of them.
+	 * @param registry where the meters are registered
+	 * @param leadership the elections this instance takes part in
+	 * @param minParticipants the minimum number of participants by group
+	 * @since 0.2.0
+	 */
+	public LeadershipMetrics(MeterRegistry registry, ZkLeadership leadership, Map<String, Integer> minParticipants) {
 		this.registry = registry;
 		this.leadership = leadership;
+		this.minParticipants = Map.copyOf(minParticipants);
 	}
 
 	/**
@@ -56,6 +79,21 @@ public final class LeadershipMetrics implements ApplicationListener<LeadershipEv
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.leadership.groups().forEach(this::registerGauge);
+		this.minParticipants.forEach((group, minimum) -> Gauge
+			.builder(PARTICIPANTS, this.leadership, (leadership) -> participants(leadership, group))
+			.description("Participants of the group's election, as ZooKeeper sees them (NaN when unknown)")
+			.tag("group", group)
+			.tag("minimum", String.valueOf(minimum))
+			.register(this.registry));
+	}
+
+	private static double participants(ZkLeadership leadership, String group) {
+		try {
+			return leadership.participants(group).size();
+		}
+		catch (RuntimeException ex) {
+			return Double.NaN;
+		}
 	}
 
 	@Override

@@ -13,7 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.ZkLeadership;
 import dev.zklock.sample.report.LowStockReport;
+import dev.zklock.sample.report.LowStockReports;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
 import org.junit.jupiter.api.Test;
@@ -93,6 +95,11 @@ class TwoInstancesTests {
 			await().atMost(Duration.ofSeconds(20))
 				.until(() -> leader.getBean(LowStockReport.class).runs() >= 3);
 			assertThat(other.getBean(LowStockReport.class).runs()).isZero();
+			long epoch = leader.getBean(ZkLeadership.class).epoch("inventory").orElseThrow();
+			LowStockReports reports = other.getBean(LowStockReports.class);
+			assertThat(reports.lastEpoch()).as("the report is fenced by the leader's epoch").contains(epoch);
+			assertThat(reports.record(epoch - 1, "a former leader", "late")).as("a late write of an earlier term")
+				.isFalse();
 		}
 	}
 

@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.LeadershipGrantedEvent;
 import dev.zklock.LeadershipRevokedEvent;
+import dev.zklock.ZkLeaderContext;
 import dev.zklock.ZkLeadership;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.sample.InventoryProperties;
@@ -23,6 +25,8 @@ import org.springframework.stereotype.Component;
 /**
  * A report of the SKUs that run low, made every few seconds by one instance only: the leader
  * of the application's group ({@code spring.application.name}). The other instances skip it.
+ * The report is recorded with the epoch of the leader's term as its fencing token
+ * ({@link LowStockReports}).
  */
 @Component
 public class LowStockReport {
@@ -33,15 +37,19 @@ public class LowStockReport {
 
 	private final ZkLeadership leadership;
 
+	private final LowStockReports reports;
+
 	private final int threshold;
 
 	private final AtomicInteger runs = new AtomicInteger();
 
 	private volatile @Nullable Instant lastRun;
 
-	public LowStockReport(StockRepository stock, ZkLeadership leadership, InventoryProperties properties) {
+	public LowStockReport(StockRepository stock, ZkLeadership leadership, LowStockReports reports,
+			InventoryProperties properties) {
 		this.stock = stock;
 		this.leadership = leadership;
+		this.reports = reports;
 		this.threshold = properties.getLowStockThreshold();
 	}
 
@@ -54,8 +62,14 @@ public class LowStockReport {
 		List<Stock> low = this.stock.below(this.threshold);
 		String skus = low.isEmpty() ? "none"
 				: low.stream().map((row) -> row.sku() + "=" + row.available()).collect(Collectors.joining(", "));
-		logger.info("Low-stock report by " + this.leadership.participantId() + ": SKUs below " + this.threshold
-				+ ": " + skus);
+		// The epoch of this term fences the write: a former leader's late write is rejected.
+		LeaderTerm term = ZkLeaderContext.current();
+		if (!this.reports.record(term.epoch(), this.leadership.participantId(), skus)) {
+			logger.warn("Low-stock report of epoch " + term.epoch() + " rejected: a later leader has written one");
+			return;
+		}
+		logger.info("Low-stock report by " + this.leadership.participantId() + " (epoch " + term.epoch()
+				+ "): SKUs below " + this.threshold + ": " + skus);
 		this.runs.incrementAndGet();
 		this.lastRun = Instant.now();
 	}

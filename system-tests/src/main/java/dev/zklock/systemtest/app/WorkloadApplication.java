@@ -1,6 +1,7 @@
 package dev.zklock.systemtest.app;
 
 import dev.zklock.ZkLeadership;
+import dev.zklock.annotation.ZkLeaderComponent;
 import dev.zklock.systemtest.history.HistoryWriter;
 import dev.zklock.systemtest.register.FencedRegisterClient;
 import org.apache.curator.framework.CuratorFramework;
@@ -47,6 +48,12 @@ public class WorkloadApplication {
 	@Bean
 	LeaderTicks leaderTicks(ZkLeadership leadership, HistoryWriter historyWriter, WorkloadProperties properties) {
 		return new LeaderTicks(leadership, historyWriter, properties.getProcess());
+	}
+
+	@Bean
+	@ZkLeaderComponent(LeaderFeed.GROUP)
+	LeaderFeed leaderFeed(ZkLeadership leadership, HistoryWriter historyWriter, WorkloadProperties properties) {
+		return new LeaderFeed(leadership, historyWriter, properties.getProcess());
 	}
 
 	@Bean

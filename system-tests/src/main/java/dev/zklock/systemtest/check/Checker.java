@@ -67,6 +67,8 @@ public final class Checker {
 			violations.addAll(leaders.check());
 			failovers.addAll(leaders.failovers());
 		});
+		byKey(operations, (operation) -> operation.kind() == OpKind.COMPONENT_RUN).values()
+			.forEach((group) -> violations.addAll(ComponentCheck.check(group)));
 		failovers.sort((one, other) -> Long.compare(one.firstTickStart(), other.firstTickStart()));
 		return new CheckReport(operations.size(), counts(operations), List.copyOf(registers), failovers, violations,
 				history.damagedLines());

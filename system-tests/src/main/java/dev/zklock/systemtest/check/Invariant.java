@@ -69,7 +69,13 @@ public enum Invariant {
 	 * A term that ended before another began has a lower epoch, and no two processes share an
 	 * epoch.
 	 */
-	EPOCH_ORDER("a later term's epoch is not higher");
+	EPOCH_ORDER("a later term's epoch is not higher"),
+
+	/**
+	 * The leader-only components ({@code @ZkLeaderComponent}) of two processes never run at once:
+	 * no ok {@code component-run} intervals of one group from two processes overlap.
+	 */
+	COMPONENT_EXCLUSION("leader-only components of two processes ran at once");
 
 	private final String description;
 

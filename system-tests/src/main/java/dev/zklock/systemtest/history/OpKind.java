@@ -23,6 +23,11 @@ public enum OpKind {
 	LEADER_TICK("leader-tick"),
 
 	/**
+	 * An interval in which the process ran its leader-only component, under the term's epoch.
+	 */
+	COMPONENT_RUN("component-run"),
+
+	/**
 	 * The process learnt it became leader, with the term's epoch.
 	 */
 	LEADER_GRANTED("leader-granted"),

@@ -1,0 +1,50 @@
+package dev.zklock;
+
+/**
+ * One term of this instance's leadership of a group, as seen from the code that runs as the
+ * leader: a handle to check, at any point of a long run, that the leadership is still held, and
+ * the epoch to pass with every leader-only write as a fencing token.
+ *
+ * <pre class="code">
+ * LeaderTerm term = ZkLeaderContext.current();
+ * for (Invoice invoice : batch) {
+ *     term.ensureValid();
+ *     jdbc.update("update ledger set total = ?, epoch = ? where id = ? and epoch &lt;= ?",
+ *             total, term.epoch(), id, term.epoch());
+ * }
+ * </pre>
+ *
+ * @since 0.2.0
+ * @see ZkLeadership#term(String)
+ * @see ZkLeaderContext
+ */
+public interface LeaderTerm {
+
+	/**
+	 * Return the group.
+	 * @return the group
+	 */
+	String group();
+
+	/**
+	 * Return the epoch of the term, its fencing token: larger for every new term of the group.
+	 * @return the epoch
+	 * @see ZkLeadership#epoch(String)
+	 */
+	long epoch();
+
+	/**
+	 * Return whether this instance still leads the group in this term. It does not once the
+	 * connection to ZooKeeper was suspended, the session lost, or the leadership yielded or
+	 * left, even if a later term with another epoch began since.
+	 * @return whether the term is valid
+	 */
+	boolean isValid();
+
+	/**
+	 * Throw unless {@link #isValid()}.
+	 * @throws LeadershipLostException if the term has ended
+	 */
+	void ensureValid();
+
+}

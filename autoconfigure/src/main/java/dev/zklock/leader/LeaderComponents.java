@@ -1,0 +1,183 @@
+package dev.zklock.leader;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import dev.zklock.ZkLeadership;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.event.SmartApplicationListener;
+
+/**
+ * Starts the leader-only components ({@link dev.zklock.annotation.ZkLeaderComponent
+ * @ZkLeaderComponent}) of a group when this instance leads it and the application is ready,
+ * and stops them when the leadership ends.
+ * <p>
+ * Every start and stop runs on one thread of its own ({@link ComponentThread}), in the order of the leadership changes,
+ * so that a stop always follows the start it undoes. A revocation is handed to that thread at
+ * the moment it happens (the connection was suspended: well before the server can expire the
+ * session and another instance can take over). Yielding, leaving the elections and closing the
+ * context wait for the components to stop before the election node is given up.
+ *
+ * @since 0.2.0
+ */
+public final class LeaderComponents implements LeadershipListener, SmartApplicationListener, DisposableBean {
+
+	private static final Log logger = LogFactory.getLog(LeaderComponents.class);
+
+	private static final long RETRY_DELAY_MILLIS = 1000;
+
+	private final Supplier<@Nullable ZkLeadership> leadership;
+
+	private final Map<String, LeaderComponentGroup> groups = new ConcurrentHashMap<>();
+
+	private final ComponentThread thread;
+
+	private volatile @Nullable ZkLeadership attached;
+
+	private volatile boolean closed;
+
+	/**
+	 * Create an instance.
+	 * @param leadership the leadership, looked up when the application is ready; without one,
+	 * the components never start
+	 * @param stopTimeout how long yielding and closing wait for the components to stop
+	 */
+	public LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout) {
+		this.leadership = leadership;
+		this.thread = new ComponentThread(stopTimeout);
+	}
+
+	void register(String group, String beanName, SmartLifecycle bean) {
+		this.groups.computeIfAbsent(group, LeaderComponentGroup::new).add(beanName, bean);
+	}
+
+	/**
+	 * Return the groups that have leader-only components.
+	 * @return the groups
+	 */
+	public Set<String> groups() {
+		return new TreeSet<>(this.groups.keySet());
+	}
+
+	/**
+	 * Describe the leader-only components of a group.
+	 * @param group the group
+	 * @return the components in phase order, none if the group has none
+	 */
+	public List<LeaderComponentInfo> describe(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		return (components != null) ? components.describe() : List.of();
+	}
+
+	@Override
+	public boolean supportsEventType(Class<? extends ApplicationEvent> eventType) {
+		return ApplicationReadyEvent.class.isAssignableFrom(eventType)
+				|| ContextClosedEvent.class.isAssignableFrom(eventType);
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationEvent event) {
+		if (event instanceof ApplicationReadyEvent) {
+			ready();
+		}
+		else if (event instanceof ContextClosedEvent) {
+			this.closed = true; // No start from now on.
+			stopAll();
+		}
+	}
+
+	private void ready() {
+		if (this.groups.isEmpty() || this.attached != null) {
+			return;
+		}
+		ZkLeadership leadership = this.leadership.get();
+		if (leadership == null) {
+			logger.warn("Leader-only components " + this.groups.keySet() + " never start: there is no leader election");
+			return;
+		}
+		if (leadership instanceof LeaderElections elections) {
+			elections.attach(this);
+		}
+		this.attached = leadership;
+		this.groups.keySet().forEach((group) -> this.thread.submit(() -> startIfLeading(group)));
+	}
+
+	@Override
+	public void granted(String group, long epoch) {
+		if (this.attached != null && this.groups.containsKey(group)) {
+			this.thread.submit(() -> startIfLeading(group));
+		}
+	}
+
+	@Override
+	public void revoked(String group, long epoch, String reason) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (components != null) {
+			String why = "this instance is no longer the leader (epoch " + epoch + "): " + reason;
+			this.thread.submit(() -> components.stop(why));
+		}
+	}
+
+	/**
+	 * Stop the components of a group because this instance is about to yield it.
+	 */
+	void stopBeforeYield(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (components != null) {
+			this.thread.runAndWait(() -> components.stop("this instance yields the leadership"));
+		}
+	}
+
+	/**
+	 * Stop the components of every group, as the application stops.
+	 */
+	void stopAll() {
+		this.thread.runAndWait(
+				() -> this.groups.values().forEach((components) -> components.stop("the application stops")));
+	}
+
+	private void startIfLeading(String group) {
+		ZkLeadership leadership = this.attached;
+		LeaderComponentGroup components = this.groups.get(group);
+		if (this.closed || leadership == null || components == null || components.isStarted()
+				|| !leadership.isLeader(group)) {
+			return;
+		}
+		long delay = components.retryDelayMillis(RETRY_DELAY_MILLIS);
+		if (delay > 0) {
+			this.thread.schedule(() -> startIfLeading(group), delay);
+			return;
+		}
+		RuntimeException failure = components.start(leadership.epoch(group).orElse(-1));
+		if (failure != null) {
+			logger.error("A leader-only component of group '" + group + "' failed to start; this instance yields "
+					+ "the leadership so that another one does the job", failure);
+			if (leadership instanceof LeaderElections elections) {
+				elections.yieldStopped(group);
+			}
+			else {
+				leadership.yieldLeadership(group);
+			}
+		}
+	}
+
+	@Override
+	public void destroy() {
+		this.closed = true;
+		this.thread.close();
+	}
+
+}

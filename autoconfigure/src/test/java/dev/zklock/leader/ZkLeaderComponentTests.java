@@ -1,0 +1,152 @@
+package dev.zklock.leader;
+
+import java.time.Duration;
+
+import dev.zklock.annotation.ZkLeaderComponent;
+import dev.zklock.autoconfigure.ZkLeaderAutoConfiguration;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * How {@code @ZkLeaderComponent} is declared and checked at startup, with a fixed leadership
+ * ({@code zklock.leader.test-mode}) and no ZooKeeper.
+ */
+class ZkLeaderComponentTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ZkLeaderAutoConfiguration.class))
+		.withPropertyValues("zklock.leader.test-mode=always");
+
+	@Test
+	void componentOnABeanMethodStartsWhenTheApplicationIsReadyAndStopsWithTheContext() {
+		this.contextRunner.withUserConfiguration(BeanMethodComponent.class).run((context) -> {
+			Worker worker = context.getBean(Worker.class);
+			assertThat(worker.isAutoStartup()).isFalse();
+			assertThat(worker.isRunning()).as("not started with the context").isFalse();
+			assertThat(context.getBean(LeaderComponents.class).groups()).containsExactly("feed");
+			ready(context);
+			await().atMost(Duration.ofSeconds(10)).until(worker::isRunning);
+			context.close();
+			assertThat(worker.isRunning()).isFalse();
+		});
+	}
+
+	@Test
+	void componentNeverStartsOnAnInstanceThatNeverLeads() {
+		this.contextRunner.withUserConfiguration(AnnotatedClassComponent.class)
+			.withPropertyValues("zklock.leader.test-mode=never")
+			.run((context) -> {
+				ready(context);
+				LeaderComponents components = context.getBean(LeaderComponents.class);
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(components.describe("reports")).singleElement()
+						.satisfies((info) -> assertThat(info.running()).isFalse()));
+				assertThat(context.getBean(AnnotatedWorker.class).isRunning()).isFalse();
+			});
+	}
+
+	@Test
+	void beanThatIsNotASmartLifecycleFailsTheStartup() {
+		this.contextRunner.withUserConfiguration(NotALifecycle.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("Invalid @ZkLeaderComponent on bean 'plain'")
+				.hasMessageContaining("not a SmartLifecycle");
+		});
+	}
+
+	@Test
+	void invalidGroupFailsTheStartupNamingIt() {
+		this.contextRunner.withUserConfiguration(InvalidGroup.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("Invalid @ZkLeaderComponent on bean 'worker'")
+				.hasMessageContaining("a/b");
+		});
+	}
+
+	private static void ready(ConfigurableApplicationContext context) {
+		context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context, Duration.ZERO));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BeanMethodComponent {
+
+		@Bean
+		@ZkLeaderComponent("feed")
+		Worker worker() {
+			return new Worker();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AnnotatedClassComponent {
+
+		@Bean
+		AnnotatedWorker worker() {
+			return new AnnotatedWorker();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NotALifecycle {
+
+		@Bean
+		@ZkLeaderComponent("feed")
+		Object plain() {
+			return new Object();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InvalidGroup {
+
+		@Bean
+		@ZkLeaderComponent("a/b")
+		Worker worker() {
+			return new Worker();
+		}
+
+	}
+
+	static class Worker implements SmartLifecycle {
+
+		private volatile boolean running;
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+	}
+
+	@ZkLeaderComponent("reports")
+	static class AnnotatedWorker extends Worker {
+
+	}
+
+}
