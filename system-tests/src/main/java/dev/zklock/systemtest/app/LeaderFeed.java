@@ -19,8 +19,9 @@ import org.springframework.context.SmartLifecycle;
  * a stand-in for a listener container: while it runs, it logs every 50 milliseconds the
  * interval it has run since the last one ({@code component-run}), with the term's epoch, up to
  * its stop. An interval longer than a second (the process was frozen) at whose end this instance
- * no longer leads under that epoch is logged as {@code lock-lost}. A kill loses at most the last
- * 50 milliseconds.
+ * no longer leads under that epoch is logged as {@code lock-lost}, and so are the intervals that
+ * end within two seconds of such a wake while it does not lead (the component runs on until zklock
+ * stops it). A kill loses at most the last 50 milliseconds.
  */
 public class LeaderFeed implements SmartLifecycle {
 
@@ -29,6 +30,12 @@ public class LeaderFeed implements SmartLifecycle {
 	private static final long INTERVAL_MILLIS = 50;
 
 	private static final long FROZEN_MILLIS = 1000;
+
+	/**
+	 * How long after the wake from a pause the component may run on without leading, until
+	 * zklock stops it.
+	 */
+	private static final long WAKE_MILLIS = 2000;
 
 	private final ZkLeadership leadership;
 
@@ -87,6 +94,7 @@ public class LeaderFeed implements SmartLifecycle {
 	private void run(long epoch, CountDownLatch stopping) {
 		long start = System.currentTimeMillis();
 		long startNanos = System.nanoTime();
+		long wokeAt = Long.MIN_VALUE / 2;
 		boolean running = true;
 		while (running) {
 			try {
@@ -99,12 +107,23 @@ public class LeaderFeed implements SmartLifecycle {
 			long end = System.currentTimeMillis();
 			long endNanos = System.nanoTime();
 			// One long interval means that the process was frozen (a pause): the checker excuses it
-			// if the leadership ended meanwhile, as no library can stop a frozen process.
-			boolean frozen = end - start > FROZEN_MILLIS && !(this.leadership.isLeader(GROUP) && epoch() == epoch);
+			// if the leadership ended meanwhile, as no library can stop a frozen process. Nor can it
+			// stop the component at the instant of the wake: the runs that end within WAKE_MILLIS of
+			// it, while this instance no longer leads under the epoch, are excused too (their work
+			// would be fenced by the epoch). Every other run counts as ok, so a library that does
+			// not stop its components when it stops leading is caught.
+			boolean valid = this.leadership.isLeader(GROUP) && epoch() == epoch;
+			boolean frozen = end - start > FROZEN_MILLIS;
+			if (frozen && !valid) {
+				wokeAt = end;
+			}
+			boolean waking = !frozen && !valid && end - wokeAt <= WAKE_MILLIS;
+			boolean excused = (frozen && !valid) || waking;
 			Operation run = Operation.of(this.process, OpKind.COMPONENT_RUN, GROUP, start, end, epoch,
-					frozen ? Outcome.LOCK_LOST : Outcome.OK)
+					excused ? Outcome.LOCK_LOST : Outcome.OK)
 				.withNanos(startNanos, endNanos);
-			this.history.append(frozen ? run.withDetail("frozen while the leadership ended") : run);
+			this.history.append(!excused ? run : run.withDetail(frozen ? "frozen while the leadership ended"
+					: "ran on after a pause, until stopped, while the leadership had ended"));
 			start = end;
 			startNanos = endNanos;
 		}
