@@ -1,8 +1,10 @@
 package dev.zklock.systemtest.app;
 
+import java.io.UncheckedIOException;
 import java.time.Duration;
 
 import dev.zklock.HeldLock;
+import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockContext;
 import dev.zklock.annotation.ZkLocked;
@@ -49,6 +51,9 @@ public class RegisterWork {
 			work(this.workTime.dividedBy(2));
 			return value + 1;
 		}
+		catch (UncheckedIOException ex) {
+			throw lostOr(lock, ex);
+		}
 		finally {
 			attempt.finish();
 		}
@@ -70,9 +75,24 @@ public class RegisterWork {
 			work(this.workTime);
 			return value;
 		}
+		catch (UncheckedIOException ex) {
+			throw lostOr(lock, ex);
+		}
 		finally {
 			attempt.finish();
 		}
+	}
+
+	/**
+	 * Say why a register call failed: a request in flight while the process was frozen times out,
+	 * and if the lock went meanwhile, the operation lost its lock. With the lock still valid, the
+	 * failure stands (the checker reports an error inside a critical section).
+	 */
+	private static RuntimeException lostOr(HeldLock lock, UncheckedIOException ex) {
+		if (!lock.isValid()) {
+			return new LockLostException(lock.key(), "the register call failed and the lock was lost meanwhile", ex);
+		}
+		return ex;
 	}
 
 	private static void work(Duration time) {
