@@ -167,8 +167,7 @@ public class ReactiveZkLockTemplate {
 	}
 
 	private LockTimeoutException timeout(Collection<String> keys, @Nullable Duration waitTime) {
-		Duration wait = (waitTime != null) ? waitTime : this.template.getDefaultWaitTime();
-		return new LockTimeoutException((keys.size() == 1) ? keys.iterator().next() : keys.toString(), wait);
+		return this.template.timeout(keys, waitTime);
 	}
 
 }

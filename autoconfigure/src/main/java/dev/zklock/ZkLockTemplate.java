@@ -152,7 +152,7 @@ public class ZkLockTemplate implements AutoCloseable {
 			LockCallback<T, E> callback) throws E {
 		Duration wait = effective(waitTime);
 		return executeOrElse(keys, mode, wait, callback, () -> {
-			throw new LockTimeoutException(describe(keys), wait);
+			throw timeout(keys, wait);
 		});
 	}
 
@@ -254,9 +254,8 @@ public class ZkLockTemplate implements AutoCloseable {
 	 */
 	public <T> CompletableFuture<T> executeAsync(Collection<String> keys, LockMode mode, @Nullable Duration waitTime,
 			AsyncLockCallback<T> callback) {
-		Duration wait = effective(waitTime);
-		return executeOrElseAsync(null, keys, mode, wait, callback,
-				() -> CompletableFuture.failedFuture(new LockTimeoutException(describe(keys), wait)));
+		return executeOrElseAsync(null, keys, mode, waitTime, callback,
+				() -> CompletableFuture.failedFuture(timeout(keys, waitTime)));
 	}
 
 	/**
@@ -496,6 +495,13 @@ public class ZkLockTemplate implements AutoCloseable {
 		}
 		call.notAcquired(AcquisitionOutcome.SKIPPED, null);
 		return fallback;
+	}
+
+	/**
+	 * Return the exception of a call whose locks were not obtained in time.
+	 */
+	LockTimeoutException timeout(Collection<String> keys, @Nullable Duration waitTime) {
+		return new LockTimeoutException(describe(keys), effective(waitTime));
 	}
 
 	private Duration effective(@Nullable Duration waitTime) {

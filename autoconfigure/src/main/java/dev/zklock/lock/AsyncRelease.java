@@ -12,8 +12,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class AsyncRelease {
 
-	private static final long DELETE_WAIT_MILLIS = 2000;
-
 	private AsyncRelease() {
 	}
 
@@ -39,7 +37,7 @@ final class AsyncRelease {
 			return CompletableFuture.completedFuture(null);
 		}
 		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, DELETE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+			.completeOnTimeout(null, LockRecipe.RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
 	}
 
 }

@@ -29,8 +29,6 @@ public final class LockEngine implements AutoCloseable {
 
 	private static final int PATH_CACHE_SIZE = 1024;
 
-	private static final long RELEASE_WAIT_MILLIS = 2000;
-
 	private final CuratorFramework client;
 
 	private final LockSettings settings;
@@ -375,7 +373,7 @@ public final class LockEngine implements AutoCloseable {
 		CompletableFuture<Void> deleted = keyLock.release(hold);
 		if (deleted != null && this.recipe.isConnected()) {
 			try {
-				deleted.get(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+				deleted.get(LockRecipe.RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

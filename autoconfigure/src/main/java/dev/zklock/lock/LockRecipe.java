@@ -26,7 +26,10 @@ final class LockRecipe {
 
 	private static final Log logger = LogFactory.getLog(LockRecipe.class);
 
-	private static final long RELEASE_WAIT_MILLIS = 2000;
+	/**
+	 * How long a release waits for the server to delete the node it gave up.
+	 */
+	static final long RELEASE_WAIT_MILLIS = 2000;
 
 	private final CuratorFramework client;
 

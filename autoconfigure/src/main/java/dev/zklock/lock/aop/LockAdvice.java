@@ -1,7 +1,6 @@
 package dev.zklock.lock.aop;
 
 import java.lang.reflect.Method;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -80,8 +79,7 @@ public final class LockAdvice {
 		if (spec.onTimeout() == OnLockTimeout.SKIP) {
 			return SkippedCalls.result(spec.method());
 		}
-		Duration waitTime = (spec.waitTime() != null) ? spec.waitTime() : template.getDefaultWaitTime();
-		throw new LockTimeoutException((keys.size() == 1) ? keys.get(0) : keys.toString(), waitTime);
+		throw AsyncLockCalls.timeout(spec, keys, template);
 	}
 
 }
