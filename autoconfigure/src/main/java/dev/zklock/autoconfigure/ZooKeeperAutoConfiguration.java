@@ -3,6 +3,7 @@ package dev.zklock.autoconfigure;
 import org.apache.curator.framework.CuratorFramework;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -12,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -37,9 +39,10 @@ public final class ZooKeeperAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	CuratorFramework zklockCuratorFramework(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls) {
+			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls,
+			ObjectProvider<ZooKeeperClientSasl> sasl) {
 		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
-				tls.getIfAvailable())
+				tls.getIfAvailable(), sasl.getIfAvailable())
 			.createStarted();
 	}
 
@@ -55,6 +58,49 @@ public final class ZooKeeperAutoConfiguration {
 		@Bean
 		ZooKeeperClientTls zklockClientTls(ZkLockProperties properties, SslBundles sslBundles) {
 			return ZooKeeperClientTls.of(sslBundles, properties.getSsl());
+		}
+
+	}
+
+	/**
+	 * SASL login of the auto-configured client, created before it and destroyed after it: the
+	 * in-memory login section is removed once the client is closed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(OnSaslPropertyCondition.class)
+	@ConditionalOnMissingBean(CuratorFramework.class)
+	static class ClientSaslConfiguration {
+
+		@Bean
+		ZooKeeperClientSasl zklockClientSasl(ZkLockProperties properties) {
+			return ZooKeeperClientSasl.of(properties.getSasl());
+		}
+
+	}
+
+	/**
+	 * Matches when any {@code zklock.sasl.*} login property is set, so that one set without the
+	 * others is reported rather than ignored.
+	 */
+	static class OnSaslPropertyCondition extends AnyNestedCondition {
+
+		OnSaslPropertyCondition() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnProperty("zklock.sasl.username")
+		static class Username {
+
+		}
+
+		@ConditionalOnProperty("zklock.sasl.password")
+		static class Password {
+
+		}
+
+		@ConditionalOnProperty("zklock.sasl.login-context")
+		static class LoginContext {
+
 		}
 
 	}
