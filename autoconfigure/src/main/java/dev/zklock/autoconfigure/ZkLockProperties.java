@@ -395,6 +395,8 @@ public class ZkLockProperties {
 		 */
 		private @Nullable File dataDir;
 
+		private final EmbeddedSsl ssl = new EmbeddedSsl();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -417,6 +419,33 @@ public class ZkLockProperties {
 
 		public void setDataDir(@Nullable File dataDir) {
 			this.dataDir = dataDir;
+		}
+
+		public EmbeddedSsl getSsl() {
+			return this.ssl;
+		}
+
+		/**
+		 * TLS of the embedded server.
+		 */
+		public static class EmbeddedSsl {
+
+			/**
+			 * Name of the SSL bundle whose key is the embedded server's certificate; its trust
+			 * store, if any, holds the authorities of the client certificates the server then
+			 * requires. When set, the server listens for TLS connections only (through JVM-wide
+			 * zookeeper.ssl.* system properties, set while it runs).
+			 */
+			private @Nullable String bundle;
+
+			public @Nullable String getBundle() {
+				return this.bundle;
+			}
+
+			public void setBundle(@Nullable String bundle) {
+				this.bundle = bundle;
+			}
+
 		}
 
 	}
