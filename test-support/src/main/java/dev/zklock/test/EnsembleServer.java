@@ -20,6 +20,8 @@ final class EnsembleServer {
 
 	private final int clientPort;
 
+	private final int secureClientPort;
+
 	private final Path config;
 
 	private final Path log;
@@ -28,9 +30,10 @@ final class EnsembleServer {
 
 	private @Nullable JavaProcess process;
 
-	EnsembleServer(int id, int clientPort, Path config, Path log, List<String> jvmArgs) {
+	EnsembleServer(int id, int clientPort, int secureClientPort, Path config, Path log, List<String> jvmArgs) {
 		this.id = id;
 		this.clientPort = clientPort;
+		this.secureClientPort = secureClientPort;
 		this.config = config;
 		this.log = log;
 		this.jvmArgs = List.copyOf(jvmArgs);
@@ -42,6 +45,13 @@ final class EnsembleServer {
 
 	int clientPort() {
 		return this.clientPort;
+	}
+
+	/**
+	 * Return the TLS client port, 0 when the server has none.
+	 */
+	int secureClientPort() {
+		return this.secureClientPort;
 	}
 
 	Path log() {

@@ -94,6 +94,22 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	}
 
 	/**
+	 * Return the TLS connect string of one server, started with
+	 * {@link ZooKeeperEnsembleBuilder#secureClientPort()}.
+	 * @param id the server's myid, from 1
+	 * @return {@code 127.0.0.1:<TLS port>}
+	 * @throws IllegalStateException if the server has no TLS port
+	 */
+	public String secureConnectString(int id) {
+		int port = server(id).secureClientPort();
+		if (port == 0) {
+			throw new IllegalStateException("Server " + id + " has no TLS client port: build the ensemble with "
+					+ "secureClientPort()");
+		}
+		return LOOPBACK + ":" + port;
+	}
+
+	/**
 	 * Return the client port of a server.
 	 * @param id the server's myid, from 1
 	 * @return the port

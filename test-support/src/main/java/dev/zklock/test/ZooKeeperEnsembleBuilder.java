@@ -38,6 +38,8 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private Duration startTimeout = Duration.ofSeconds(60);
 
+	private boolean secureClientPort;
+
 	ZooKeeperEnsembleBuilder() {
 	}
 
@@ -123,6 +125,17 @@ public final class ZooKeeperEnsembleBuilder {
 	}
 
 	/**
+	 * Give every server a TLS client port besides its plaintext one, on loopback. The servers'
+	 * TLS settings (key and trust stores, the Netty connection factory) are system properties of
+	 * ZooKeeper's, given with {@link #jvmArgs(String...)}. Default: no TLS port.
+	 * @return this builder
+	 */
+	public ZooKeeperEnsembleBuilder secureClientPort() {
+		this.secureClientPort = true;
+		return this;
+	}
+
+	/**
 	 * Set how long {@link #start()} waits for every server to serve. Default 60 seconds.
 	 * @param timeout the timeout
 	 * @return this builder
@@ -142,7 +155,7 @@ public final class ZooKeeperEnsembleBuilder {
 		try {
 			boolean temporary = this.dataRoot == null;
 			Path root = temporary ? ScratchFolder.newFolder("zklock-ensemble-") : this.dataRoot;
-			int[] ports = freePorts(3 * this.servers);
+			int[] ports = freePorts(4 * this.servers);
 			List<EnsembleServer> members = new ArrayList<>();
 			for (int id = 1; id <= this.servers; id++) {
 				Path folder = Files.createDirectories(root.resolve("server-" + id));
@@ -150,8 +163,8 @@ public final class ZooKeeperEnsembleBuilder {
 				Files.writeString(data.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
 				Path config = Files.writeString(folder.resolve("zoo.cfg"), config(id, data, ports),
 						StandardCharsets.UTF_8);
-				members.add(new EnsembleServer(id, clientPort(id, ports), config, folder.resolve("zookeeper.log"),
-						serverJvmArgs()));
+				members.add(new EnsembleServer(id, clientPort(id, ports), secureClientPort(id, ports), config,
+						folder.resolve("zookeeper.log"), serverJvmArgs()));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(members, root, temporary);
 			ensemble.start(this.startTimeout);
@@ -170,6 +183,10 @@ public final class ZooKeeperEnsembleBuilder {
 		config.append("dataDir=").append(data.toAbsolutePath().toString().replace('\\', '/')).append('\n');
 		config.append("clientPort=").append(clientPort(id, ports)).append('\n');
 		config.append("clientPortAddress=").append(ZooKeeperEnsemble.LOOPBACK).append('\n');
+		if (this.secureClientPort) {
+			config.append("secureClientPort=").append(secureClientPort(id, ports)).append('\n');
+			config.append("secureClientPortAddress=").append(ZooKeeperEnsemble.LOOPBACK).append('\n');
+		}
 		config.append("minSessionTimeout=").append(2 * this.tickTime).append('\n');
 		config.append("maxSessionTimeout=").append(Math.max(1000 * this.tickTime, 60_000)).append('\n');
 		config.append("4lw.commands.whitelist=*\n");
@@ -192,6 +209,10 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private static int clientPort(int id, int[] ports) {
 		return ports[3 * (id - 1)];
+	}
+
+	private int secureClientPort(int id, int[] ports) {
+		return this.secureClientPort ? ports[3 * this.servers + id - 1] : 0;
 	}
 
 	private List<String> serverJvmArgs() {
