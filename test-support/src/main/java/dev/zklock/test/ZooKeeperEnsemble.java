@@ -90,7 +90,7 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @return {@code 127.0.0.1:<port>}
 	 */
 	public String connectString(int id) {
-		return LOOPBACK + ":" + clientPort(id);
+		return server(id).host() + ":" + clientPort(id);
 	}
 
 	/**
@@ -106,7 +106,16 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 			throw new IllegalStateException("Server " + id + " has no TLS client port: build the ensemble with "
 					+ "secureClientPort()");
 		}
-		return LOOPBACK + ":" + port;
+		return server(id).host() + ":" + port;
+	}
+
+	/**
+	 * Return how many clients a server says are connected to it.
+	 * @param id the server's myid, from 1
+	 * @return the connections, or -1 when the server is down
+	 */
+	public int connections(int id) {
+		return server(id).status().connections();
 	}
 
 	/**

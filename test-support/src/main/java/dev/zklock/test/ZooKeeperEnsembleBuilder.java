@@ -40,6 +40,8 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private boolean secureClientPort;
 
+	private @Nullable IsolatedNetwork network;
+
 	ZooKeeperEnsembleBuilder() {
 	}
 
@@ -136,6 +138,18 @@ public final class ZooKeeperEnsembleBuilder {
 	}
 
 	/**
+	 * Run each server in its host of an isolated network (server {@code n} on host {@code n}),
+	 * where partitions can cut servers off from each other, instead of on loopback. The network
+	 * must have a host per server; the caller closes it after the ensemble.
+	 * @param network the network
+	 * @return this builder
+	 */
+	public ZooKeeperEnsembleBuilder network(IsolatedNetwork network) {
+		this.network = network;
+		return this;
+	}
+
+	/**
 	 * Set how long {@link #start()} waits for every server to serve. Default 60 seconds.
 	 * @param timeout the timeout
 	 * @return this builder
@@ -152,6 +166,10 @@ public final class ZooKeeperEnsembleBuilder {
 	 * left running then
 	 */
 	public ZooKeeperEnsemble start() {
+		if (this.network != null && this.network.hosts() < this.servers) {
+			throw new IllegalArgumentException("The network has " + this.network.hosts() + " hosts for "
+					+ this.servers + " servers");
+		}
 		try {
 			boolean temporary = this.dataRoot == null;
 			Path root = temporary ? ScratchFolder.newFolder("zklock-ensemble-") : this.dataRoot;
@@ -163,8 +181,9 @@ public final class ZooKeeperEnsembleBuilder {
 				Files.writeString(data.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
 				Path config = Files.writeString(folder.resolve("zoo.cfg"), config(id, data, ports),
 						StandardCharsets.UTF_8);
-				members.add(new EnsembleServer(id, clientPort(id, ports), secureClientPort(id, ports), config,
-						folder.resolve("zookeeper.log"), serverJvmArgs()));
+				members.add(new EnsembleServer(id, host(id), clientPort(id, ports), secureClientPort(id, ports), config,
+						folder.resolve("zookeeper.log"), serverJvmArgs(),
+						(this.network != null) ? this.network.launcher(id) : List.of()));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(members, root, temporary);
 			ensemble.start(this.startTimeout);
@@ -182,10 +201,10 @@ public final class ZooKeeperEnsembleBuilder {
 		config.append("syncLimit=").append(ticks(this.syncLimit, 5, 2_000)).append('\n');
 		config.append("dataDir=").append(data.toAbsolutePath().toString().replace('\\', '/')).append('\n');
 		config.append("clientPort=").append(clientPort(id, ports)).append('\n');
-		config.append("clientPortAddress=").append(ZooKeeperEnsemble.LOOPBACK).append('\n');
+		config.append("clientPortAddress=").append(host(id)).append('\n');
 		if (this.secureClientPort) {
 			config.append("secureClientPort=").append(secureClientPort(id, ports)).append('\n');
-			config.append("secureClientPortAddress=").append(ZooKeeperEnsemble.LOOPBACK).append('\n');
+			config.append("secureClientPortAddress=").append(host(id)).append('\n');
 		}
 		config.append("minSessionTimeout=").append(2 * this.tickTime).append('\n');
 		config.append("maxSessionTimeout=").append(Math.max(1000 * this.tickTime, 60_000)).append('\n');
@@ -195,7 +214,7 @@ public final class ZooKeeperEnsembleBuilder {
 			config.append("standaloneEnabled=false\n");
 			config.append("reconfigEnabled=false\n");
 			for (int server = 1; server <= this.servers; server++) {
-				config.append("server.").append(server).append('=').append(ZooKeeperEnsemble.LOOPBACK);
+				config.append("server.").append(server).append('=').append(host(server));
 				config.append(':').append(ports[3 * (server - 1) + 1]).append(':').append(ports[3 * (server - 1) + 2]);
 				config.append('\n');
 			}
@@ -205,6 +224,10 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private int ticks(int configured, int minimum, int millis) {
 		return (configured > 0) ? configured : Math.max(minimum, (millis + this.tickTime - 1) / this.tickTime);
+	}
+
+	private String host(int id) {
+		return (this.network != null) ? this.network.address(id) : ZooKeeperEnsemble.LOOPBACK;
 	}
 
 	private static int clientPort(int id, int[] ports) {
