@@ -80,8 +80,8 @@ class EmbeddedServerTlsTests {
 			Health health = new ZooKeeperHealthIndicator(context.getBean(CuratorFramework.class)).health();
 			assertThat(health.getDetails()).containsEntry("transport", "TLS")
 				.containsEntry("authenticatedAs", List.of("x509:CN=orders-service"));
-			assertThat(context.getBean(ZkLockTemplate.class).execute("sku-1", (lock) -> lock.fencingToken()))
-				.isPositive();
+			Long token = context.getBean(ZkLockTemplate.class).execute("sku-1", (lock) -> lock.fencingToken());
+			assertThat(token).isPositive();
 			await().until(() -> context.getBean(ZkLeadership.class).isLeader("reports"));
 			String keyStore = System.getProperty(KEY_STORE_PROPERTY);
 			assertThat(keyStore).as("the server's key store, while it runs").isNotNull();

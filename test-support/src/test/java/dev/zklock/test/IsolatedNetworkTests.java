@@ -44,7 +44,7 @@ class IsolatedNetworkTests {
 						&& ensemble.leader().getAsInt() != leader);
 				assertThat(ensemble.mode(leader)).as("the cut-off server serves no one").isEqualTo("down");
 				await().atMost(TIMEOUT)
-					.as("the client of the cut-off server loses its connection")
+					.alias("the client of the cut-off server loses its connection")
 					.until(() -> !onLeader.getZookeeperClient().isConnected());
 				try (CuratorFramework onFollower = client(ensemble.connectString(followers.get(0)))) {
 					onFollower.create().forPath("/during");
