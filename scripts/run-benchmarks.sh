@@ -9,6 +9,9 @@
 #                                        one workload of the standalone server again, with the full run's
 #                                        forks and iterations, for the libraries named (a row and its
 #                                        baseline); writes benchmarks/target/BENCHMARKS-rerun.md (5 to 10 min)
+#   scripts/run-benchmarks.sh --tls      the uncontended lock of Curator and zklock over TLS against plaintext, on
+#                                        the same server configuration (Netty, a TLS and a plaintext port), with the
+#                                        full run's forks; writes benchmarks/target/BENCHMARKS-tls.md (5 to 10 min)
 #
 # Settings, as -Dbench.<name>=<value> (defaults of the full run in brackets):
 #   profile                 full | smoke                                  [full]
@@ -17,7 +20,9 @@
 #   warmupTime              length of one warmup iteration                [2s]
 #   iterations              measurement iterations per fork               [5]
 #   iterationTime           length of one measurement iteration           [2s]
-#   setups                  standalone,ensemble (3 servers)               [standalone,ensemble]
+#   setups                  standalone,ensemble (3 servers); standalone-netty and standalone-tls are one
+#                           server with Netty and a TLS port, clients on its plaintext or its TLS port
+#                                                                         [standalone,ensemble]
 #   ensembleServer          follower | leader: the one server of the ensemble every client uses [follower]
 #   include                 regular expression of the JMH benchmarks      [all workloads]
 #   library                 library ids to run, comma-separated (JMH's library parameter) [all]
@@ -50,8 +55,13 @@ while [ $# -gt 0 ]; do
 				"-Dbench.setups=standalone" "-Dbench.requestCycles=0" "-Dbench.failoverRepetitions=0"
 				"-Dbench.output=benchmarks/target/BENCHMARKS-rerun.md")
 			shift 2 ;;
+		--tls)
+			args+=("-Dbench.include=dev\\.zklock\\.benchmarks\\.workload\\.UncontendedBenchmark\\..*"
+				"-Dbench.library=curator,zklock" "-Dbench.setups=standalone-netty,standalone-tls"
+				"-Dbench.requestCycles=0" "-Dbench.failoverRepetitions=0"
+				"-Dbench.output=benchmarks/target/BENCHMARKS-tls.md") ;;
 		-Dbench.*) args+=("$1") ;;
-		*) echo "Unknown argument: $1 (use --smoke, --rerun or -Dbench.<name>=<value>)" >&2; exit 2 ;;
+		*) echo "Unknown argument: $1 (use --smoke, --rerun, --tls or -Dbench.<name>=<value>)" >&2; exit 2 ;;
 	esac
 	shift
 done

@@ -33,12 +33,16 @@ class CuratorClientFactory {
 
 	private final @Nullable ZooKeeperClientTls tls;
 
+	private final @Nullable ZooKeeperClientSasl sasl;
+
 	CuratorClientFactory(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			List<CuratorFrameworkBuilderCustomizer> customizers, @Nullable ZooKeeperClientTls tls) {
+			List<CuratorFrameworkBuilderCustomizer> customizers, @Nullable ZooKeeperClientTls tls,
+			@Nullable ZooKeeperClientSasl sasl) {
 		this.properties = properties;
 		this.connectionDetails = connectionDetails;
 		this.customizers = customizers;
 		this.tls = tls;
+		this.sasl = sasl;
 	}
 
 	CuratorFramework createStarted() {
@@ -46,6 +50,9 @@ class CuratorClientFactory {
 		ConnectStrings.validate(connectString);
 		CuratorFrameworkFactory.Builder builder = builder(connectString);
 		this.customizers.forEach((customizer) -> customizer.customize(builder));
+		if (this.sasl != null) {
+			this.sasl.checkVisible();
+		}
 		CuratorFramework client = builder.build();
 		client.start();
 		if (this.properties.isFailFast()) {
@@ -74,7 +81,7 @@ class CuratorClientFactory {
 			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";
 			builder.authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8));
 		});
-		boolean authenticated = StringUtils.hasText(auth.getScheme())
+		boolean authenticated = StringUtils.hasText(auth.getScheme()) || this.sasl != null
 				|| (this.tls != null && this.tls.hasClientCertificate());
 		NodeAclProvider acl = NodeAclProvider.of(this.properties.getAcl(), authenticated);
 		if (acl != null) {
@@ -91,6 +98,9 @@ class CuratorClientFactory {
 		if (this.tls != null) {
 			this.tls.applyTo(config);
 		}
+		if (this.sasl != null) {
+			this.sasl.applyTo(config);
+		}
 		return config;
 	}
 
@@ -99,17 +109,42 @@ class CuratorClientFactory {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		boolean connected = await(client, Math.min(timeout.toMillis(), DIAGNOSIS_AFTER.toMillis()));
 		if (!connected) {
-			Optional<ZooKeeperSecurityException> diagnosis = TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
+			Optional<ZooKeeperSecurityException> diagnosis = diagnose(client, connectString);
 			if (diagnosis.isPresent()) {
 				client.close();
 				throw diagnosis.get();
 			}
 			connected = await(client, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
 		}
+		if (connected && this.sasl != null) {
+			try {
+				connected = this.sasl.verifyLogin(client, connectString,
+						Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+			}
+			catch (ZooKeeperSecurityException ex) {
+				client.close();
+				throw ex;
+			}
+		}
 		if (!connected) {
+			ZooKeeperSecurityException rejected = (this.sasl != null) ? this.sasl.diagnose(client, connectString)
+					: null;
 			client.close();
+			if (rejected != null) {
+				throw rejected;
+			}
 			throw new ZooKeeperUnavailableException(connectString, timeout);
 		}
+	}
+
+	private Optional<ZooKeeperSecurityException> diagnose(CuratorFramework client, String connectString) {
+		if (this.sasl != null) {
+			ZooKeeperSecurityException rejected = this.sasl.diagnose(client, connectString);
+			if (rejected != null) {
+				return Optional.of(rejected);
+			}
+		}
+		return TlsHandshakeDiagnosis.diagnose(connectString, this.tls);
 	}
 
 	private static boolean await(CuratorFramework client, long millis) {

@@ -6,12 +6,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.zookeeper.metrics.impl.DefaultMetricsProvider;
+import org.apache.zookeeper.server.NettyServerCnxnFactory;
+import org.apache.zookeeper.server.ServerCnxnFactory;
 import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +46,8 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 
 	private final ServerThread server;
 
+	private final @Nullable EmbeddedServerTls tls;
+
 	/**
 	 * Start a server.
 	 * @param port the client port; 0 picks a free port
@@ -49,15 +55,38 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 	 * {@link #destroy()}
 	 */
 	public EmbeddedZooKeeperServer(int port, @Nullable File dataDir) {
+		this(port, dataDir, null);
+	}
+
+	/**
+	 * Start a server that speaks TLS only, when given its TLS settings. The ZooKeeper server
+	 * reads them from JVM-wide system properties, set while it runs.
+	 * @param port the client port; 0 picks a free port
+	 * @param dataDir the data folder; {@code null} for a temporary folder removed by
+	 * {@link #destroy()}
+	 * @param tls the server's TLS settings, or {@code null} for plaintext; closed with the
+	 * server
+	 */
+	EmbeddedZooKeeperServer(int port, @Nullable File dataDir, @Nullable EmbeddedServerTls tls) {
+		this.tls = tls;
 		try {
 			this.temporaryDataDir = (dataDir == null);
 			this.dataDir = (dataDir != null) ? dataDir : Files.createTempDirectory("zklock-embedded-zk").toFile();
 			this.dataDir.mkdirs();
-			this.server = new ServerThread(new EmbeddedServerConfig(port, this.dataDir));
-			this.server.startAndWait();
+			if (tls != null) {
+				tls.apply();
+			}
+			this.server = new ServerThread(new EmbeddedServerConfig(port, this.dataDir, tls != null));
+			this.server.startAndWait(tls != null);
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not start the embedded ZooKeeper server", ex);
+		catch (IOException | RuntimeException ex) {
+			if (tls != null) {
+				tls.close();
+			}
+			if (ex instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			throw new UncheckedIOException("Could not start the embedded ZooKeeper server", (IOException) ex);
 		}
 	}
 
@@ -66,7 +95,15 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 	 * @return the client port
 	 */
 	public int getPort() {
-		return this.server.port();
+		return (this.tls != null) ? this.server.getSecureClientPort() : this.server.port();
+	}
+
+	/**
+	 * Return whether the server speaks TLS only.
+	 * @return whether clients must connect over TLS
+	 */
+	public boolean isSecure() {
+		return this.tls != null;
 	}
 
 	/**
@@ -88,6 +125,9 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 	@Override
 	public void destroy() {
 		this.server.stop();
+		if (this.tls != null) {
+			this.tls.close();
+		}
 		if (this.temporaryDataDir) {
 			FileSystemUtils.deleteRecursively(this.dataDir);
 		}
@@ -95,8 +135,14 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 
 	private static final class EmbeddedServerConfig extends ServerConfig {
 
-		EmbeddedServerConfig(int port, File dataDir) {
-			this.clientPortAddress = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+		EmbeddedServerConfig(int port, File dataDir, boolean secure) {
+			InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+			if (secure) {
+				this.secureClientPortAddress = address;
+			}
+			else {
+				this.clientPortAddress = address;
+			}
 			this.dataDir = dataDir;
 			this.dataLogDir = dataDir;
 			this.tickTime = TICK_TIME_MS;
@@ -125,9 +171,14 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 			this.thread.setDaemon(true);
 		}
 
-		void startAndWait() throws IOException {
-			String adminServer = System.getProperty("zookeeper.admin.enableServer");
-			System.setProperty("zookeeper.admin.enableServer", "false");
+		void startAndWait(boolean secure) throws IOException {
+			Map<String, @Nullable String> previous = new LinkedHashMap<>();
+			setTemporarily(previous, "zookeeper.admin.enableServer", "false");
+			if (secure) {
+				// the only connection factory that speaks TLS; read once, when the server starts
+				setTemporarily(previous, ServerCnxnFactory.ZOOKEEPER_SERVER_CNXN_FACTORY,
+						NettyServerCnxnFactory.class.getName());
+			}
 			try {
 				this.thread.start();
 				if (!this.started.await(START_TIMEOUT_SECONDS, TimeUnit.SECONDS) && this.failure.get() == null) {
@@ -141,17 +192,24 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 				throw new IOException("Interrupted while starting the embedded ZooKeeper server", ex);
 			}
 			finally {
-				if (adminServer != null) {
-					System.setProperty("zookeeper.admin.enableServer", adminServer);
-				}
-				else {
-					System.clearProperty("zookeeper.admin.enableServer");
-				}
+				previous.forEach((name, value) -> {
+					if (value != null) {
+						System.setProperty(name, value);
+					}
+					else {
+						System.clearProperty(name);
+					}
+				});
 			}
 			Throwable failure = this.failure.get();
 			if (failure != null) {
 				throw new IOException("The embedded ZooKeeper server failed to start: " + failure.getMessage(), failure);
 			}
+		}
+
+		private static void setTemporarily(Map<String, @Nullable String> previous, String name, String value) {
+			previous.put(name, System.getProperty(name));
+			System.setProperty(name, value);
 		}
 
 		private void run() {

@@ -67,6 +67,8 @@ public class ZkLockProperties {
 
 	private final Ssl ssl = new Ssl();
 
+	private final Sasl sasl = new Sasl();
+
 	private final Acl acl = new Acl();
 
 	private final Embedded embedded = new Embedded();
@@ -143,6 +145,10 @@ public class ZkLockProperties {
 
 	public Ssl getSsl() {
 		return this.ssl;
+	}
+
+	public Sasl getSasl() {
+		return this.sasl;
 	}
 
 	public Acl getAcl() {
@@ -281,9 +287,60 @@ public class ZkLockProperties {
 	}
 
 	/**
-	 * ACLs of the nodes zklock creates. When the client authenticates (digest credentials or a
-	 * client certificate), its own identity gets full rights and no other client gets any,
-	 * besides those listed here.
+	 * SASL authentication to ZooKeeper, for this client only: DIGEST-MD5 with a user name and
+	 * password, or a login section of the JVM's JAAS configuration (Kerberos, for example).
+	 */
+	public static class Sasl {
+
+		/**
+		 * User name of a DIGEST-MD5 login, as the server's JAAS 'Server' section lists it
+		 * ('user_&lt;name&gt;'). Needs 'zklock.sasl.password'; no JAAS file is needed on the
+		 * client.
+		 */
+		private @Nullable String username;
+
+		/**
+		 * Password of the DIGEST-MD5 login. Kept in memory only.
+		 */
+		private @Nullable String password;
+
+		/**
+		 * Name of a section of the JVM's JAAS configuration ('-Djava.security.auth.login.config')
+		 * to log in with instead of a user name and password, for example a Kerberos login from
+		 * a keytab.
+		 */
+		private @Nullable String loginContext;
+
+		public @Nullable String getUsername() {
+			return this.username;
+		}
+
+		public void setUsername(@Nullable String username) {
+			this.username = username;
+		}
+
+		public @Nullable String getPassword() {
+			return this.password;
+		}
+
+		public void setPassword(@Nullable String password) {
+			this.password = password;
+		}
+
+		public @Nullable String getLoginContext() {
+			return this.loginContext;
+		}
+
+		public void setLoginContext(@Nullable String loginContext) {
+			this.loginContext = loginContext;
+		}
+
+	}
+
+	/**
+	 * ACLs of the nodes zklock creates. When the client authenticates (digest credentials, a
+	 * SASL login or a client certificate), its own identity gets full rights and no other
+	 * client gets any, besides those listed here.
 	 */
 	public static class Acl {
 
@@ -338,6 +395,8 @@ public class ZkLockProperties {
 		 */
 		private @Nullable File dataDir;
 
+		private final EmbeddedSsl ssl = new EmbeddedSsl();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -360,6 +419,33 @@ public class ZkLockProperties {
 
 		public void setDataDir(@Nullable File dataDir) {
 			this.dataDir = dataDir;
+		}
+
+		public EmbeddedSsl getSsl() {
+			return this.ssl;
+		}
+
+		/**
+		 * TLS of the embedded server.
+		 */
+		public static class EmbeddedSsl {
+
+			/**
+			 * Name of the SSL bundle whose key is the embedded server's certificate; its trust
+			 * store, if any, holds the authorities of the client certificates the server then
+			 * requires. When set, the server listens for TLS connections only (through JVM-wide
+			 * zookeeper.ssl.* system properties, set while it runs).
+			 */
+			private @Nullable String bundle;
+
+			public @Nullable String getBundle() {
+				return this.bundle;
+			}
+
+			public void setBundle(@Nullable String bundle) {
+				this.bundle = bundle;
+			}
+
 		}
 
 	}

@@ -1,18 +1,24 @@
 package dev.zklock.autoconfigure;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the ZooKeeper client that zklock uses:
@@ -37,9 +43,10 @@ public final class ZooKeeperAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	CuratorFramework zklockCuratorFramework(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
-			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls) {
+			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls,
+			ObjectProvider<ZooKeeperClientSasl> sasl) {
 		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
-				tls.getIfAvailable())
+				tls.getIfAvailable(), sasl.getIfAvailable())
 			.createStarted();
 	}
 
@@ -59,15 +66,89 @@ public final class ZooKeeperAutoConfiguration {
 
 	}
 
+	/**
+	 * SASL login of the auto-configured client, created before it and destroyed after it: the
+	 * in-memory login section is removed once the client is closed.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@Conditional(OnSaslPropertyCondition.class)
+	@ConditionalOnMissingBean(CuratorFramework.class)
+	static class ClientSaslConfiguration {
+
+		@Bean
+		ZooKeeperClientSasl zklockClientSasl(ZkLockProperties properties) {
+			return ZooKeeperClientSasl.of(properties.getSasl());
+		}
+
+	}
+
+	/**
+	 * Matches when any {@code zklock.sasl.*} login property is set, so that one set without the
+	 * others is reported rather than ignored.
+	 */
+	static class OnSaslPropertyCondition extends AnyNestedCondition {
+
+		OnSaslPropertyCondition() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnProperty("zklock.sasl.username")
+		static class Username {
+
+		}
+
+		@ConditionalOnProperty("zklock.sasl.password")
+		static class Password {
+
+		}
+
+		@ConditionalOnProperty("zklock.sasl.login-context")
+		static class LoginContext {
+
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty("zklock.embedded.enabled")
 	static class EmbeddedServerConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		EmbeddedZooKeeperServer embeddedZooKeeperServer(ZkLockProperties properties) {
+		EmbeddedZooKeeperServer embeddedZooKeeperServer(ZkLockProperties properties,
+				ObjectProvider<SslBundles> sslBundles) {
 			ZkLockProperties.Embedded embedded = properties.getEmbedded();
-			return new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDir());
+			String bundleName = embedded.getSsl().getBundle();
+			if (!StringUtils.hasText(bundleName)) {
+				return new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDir());
+			}
+			SslBundle bundle = embeddedServerBundle(sslBundles.getIfAvailable(), bundleName);
+			EmbeddedServerTls tls = EmbeddedServerTls.of(bundleName, bundle);
+			EmbeddedZooKeeperServer server = new EmbeddedZooKeeperServer(embedded.getPort(), embedded.getDataDir(),
+					tls);
+			sslBundles.getObject().addBundleUpdateHandler(bundleName, tls::reloaded);
+			return server;
+		}
+
+		private static SslBundle embeddedServerBundle(@Nullable SslBundles bundles, String name) {
+			if (bundles != null) {
+				try {
+					return bundles.getBundle(name);
+				}
+				catch (NoSuchSslBundleException ex) {
+					throw unknownBundle(name, " (known bundles: " + bundles.getBundleNames() + ").", ex);
+				}
+			}
+			throw unknownBundle(name, " (no SSL bundles are defined).", null);
+		}
+
+		private static ZooKeeperSecurityException unknownBundle(String name, String known,
+				@Nullable Throwable cause) {
+			return new ZooKeeperSecurityException(
+					"zklock.embedded.ssl.bundle names SSL bundle '" + name + "', which does not exist" + known,
+					"Set 'zklock.embedded.ssl.bundle' to one of the known bundles, or define the bundle as "
+							+ "spring.ssl.bundle.jks." + name + ".* or spring.ssl.bundle.pem." + name + ".*.",
+					cause);
 		}
 
 		@Bean

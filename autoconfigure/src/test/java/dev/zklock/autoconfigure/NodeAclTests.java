@@ -117,7 +117,7 @@ class NodeAclTests {
 			});
 	}
 
-	private static void assertNodesAreProtected(ApplicationContext context, CuratorFramework intruder,
+	static void assertNodesAreProtected(ApplicationContext context, CuratorFramework intruder,
 			CuratorFramework auditor) throws Exception {
 		CuratorFramework own = context.getBean(CuratorFramework.class);
 		ZkLeadership leadership = context.getBean(ZkLeadership.class);

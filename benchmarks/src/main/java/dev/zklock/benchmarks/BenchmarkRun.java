@@ -22,6 +22,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
+import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.Election;
 import dev.zklock.benchmarks.report.LoadAverage;
 import dev.zklock.benchmarks.report.LoadRecorder;
@@ -96,9 +97,14 @@ public final class BenchmarkRun {
 
 	private SetupReport run(ZooKeeperSetup setup) throws Exception {
 		log("Starting the " + setup.label());
-		try (ZooKeeperEnsemble servers = setup.start(this.settings.tickTime(), this.settings.forceSync())) {
+		TlsMaterial tls = setup.needsTls() ? TlsMaterial.create(
+				Files.createDirectories(this.settings.logs()).resolve("tls-" + setup.id())) : null;
+		List<String> clientArgs = (setup.transport() == ZooKeeperSetup.Transport.TLS && tls != null)
+				? tls.clientJvmArgs() : List.of();
+		try (ZooKeeperEnsemble servers = setup.start(this.settings.tickTime(), this.settings.forceSync(), tls)) {
+			setClientProperties(clientArgs);
 			ServerDescription description = ServerDescription.of(servers);
-			PinnedServer pinned = PinnedServer.choose(servers, this.settings.ensembleServer());
+			PinnedServer pinned = PinnedServer.choose(servers, this.settings.ensembleServer(), !clientArgs.isEmpty());
 			log("Every client connects to " + pinned.connectString() + " (" + pinned.roleAtStart() + ")");
 			List<RequestsPerCycle.Count> requests = List.of();
 			if (setup == ZooKeeperSetup.STANDALONE && this.settings.requestCycles() > 0) {
@@ -109,7 +115,9 @@ public final class BenchmarkRun {
 			log("Running the JMH workloads");
 			Path grantsFile = Files.createDirectories(this.settings.logs()).resolve("grants-" + setup.id() + ".txt");
 			Files.deleteIfExists(grantsFile);
-			List<Measurement> measurements = jmh(pinned.connectString(), grantsFile, setup);
+			List<String> childJvmArgs = new ArrayList<>(this.settings.childJvmArgs());
+			childJvmArgs.addAll(clientArgs);
+			List<Measurement> measurements = jmh(pinned.connectString(), grantsFile, setup, clientArgs, childJvmArgs);
 			List<GrantCount> grants = Files.exists(grantsFile)
 					? Files.readAllLines(grantsFile).stream().filter((line) -> !line.isBlank()).map(GrantCount::parse)
 						.toList()
@@ -120,16 +128,32 @@ public final class BenchmarkRun {
 					log("Measuring leader failovers of " + election.label() + " (workload 8)");
 					failovers.addAll(LeaderFailover.measure(pinned.connectString(), election,
 							this.settings.failoverSessionTimeout(), this.settings.failoverRepetitions(),
-							this.settings.childJvmArgs()));
+							childJvmArgs));
 				}
 			}
 			return new SetupReport(setup, description, pinned.describe(), measurements, grants, requests, failovers);
 		}
+		finally {
+			setClientProperties(List.of());
+		}
 	}
 
-	private List<Measurement> jmh(String connectString, Path grantsFile, ZooKeeperSetup setup)
-			throws IOException, RunnerException {
-		String childJvmArgs = String.join(" ", this.settings.childJvmArgs());
+	/**
+	 * Set this JVM's client TLS properties ({@code -Dname=value} options) for the benchmarks
+	 * that run inside it, clearing those of an earlier setup.
+	 */
+	private static void setClientProperties(List<String> clientArgs) {
+		System.clearProperty(CuratorClients.TLS_TRUST_STORE_PROPERTY);
+		System.clearProperty(CuratorClients.TLS_PASSWORD_PROPERTY);
+		for (String arg : clientArgs) {
+			int equals = arg.indexOf('=');
+			System.setProperty(arg.substring(2, equals), arg.substring(equals + 1));
+		}
+	}
+
+	private List<Measurement> jmh(String connectString, Path grantsFile, ZooKeeperSetup setup,
+			List<String> clientArgs, List<String> childJvmArgList) throws IOException, RunnerException {
+		String childJvmArgs = String.join(" ", childJvmArgList);
 		System.setProperty(ZooKeeperTarget.CONNECT_STRING_PROPERTY, connectString);
 		System.setProperty(ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY, childJvmArgs);
 		System.setProperty(ZooKeeperTarget.GRANTS_FILE_PROPERTY, grantsFile.toAbsolutePath().toString());
@@ -137,6 +161,7 @@ public final class BenchmarkRun {
 		jvmArgs.add("-D" + ZooKeeperTarget.CONNECT_STRING_PROPERTY + "=" + connectString);
 		jvmArgs.add("-D" + ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY + "=" + childJvmArgs);
 		jvmArgs.add("-D" + ZooKeeperTarget.GRANTS_FILE_PROPERTY + "=" + grantsFile.toAbsolutePath());
+		jvmArgs.addAll(clientArgs);
 		Path log = jmhLog(setup);
 		log("JMH output: " + log.toAbsolutePath());
 		ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())

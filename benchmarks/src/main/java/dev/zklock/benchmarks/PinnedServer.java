@@ -19,9 +19,12 @@ final class PinnedServer {
 
 	private final String roleAtStart;
 
-	private PinnedServer(ZooKeeperEnsemble servers, int id) {
+	private final boolean tls;
+
+	private PinnedServer(ZooKeeperEnsemble servers, int id, boolean tls) {
 		this.servers = servers;
 		this.id = id;
+		this.tls = tls;
 		this.roleAtStart = servers.mode(id);
 	}
 
@@ -29,11 +32,12 @@ final class PinnedServer {
 	 * Choose the server: the standalone one, or the first server of the given role.
 	 * @param servers the running servers
 	 * @param role {@code follower} or {@code leader}
+	 * @param tls whether clients use the server's TLS port
 	 * @return the server
 	 */
-	static PinnedServer choose(ZooKeeperEnsemble servers, String role) {
+	static PinnedServer choose(ZooKeeperEnsemble servers, String role, boolean tls) {
 		if (servers.size() == 1) {
-			return new PinnedServer(servers, 1);
+			return new PinnedServer(servers, 1, tls);
 		}
 		OptionalInt leader = servers.leader();
 		if (leader.isEmpty()) {
@@ -44,11 +48,15 @@ final class PinnedServer {
 					.filter((candidate) -> candidate != leader.getAsInt())
 					.findFirst()
 					.orElseThrow();
-		return new PinnedServer(servers, id);
+		return new PinnedServer(servers, id, tls);
 	}
 
+	/**
+	 * Return the connect string of the server's port the clients use: its TLS port in a TLS
+	 * setup, else its plaintext one.
+	 */
 	String connectString() {
-		return this.servers.connectString(this.id);
+		return this.tls ? this.servers.secureConnectString(this.id) : this.servers.connectString(this.id);
 	}
 
 	String roleAtStart() {
@@ -62,7 +70,9 @@ final class PinnedServer {
 		String now = this.servers.mode(this.id);
 		String roles = now.equals(this.roleAtStart) ? "the " + now + " throughout"
 				: "the " + this.roleAtStart + " at the start, the " + now + " at the end";
-		return (this.servers.size() == 1) ? "Every client connects to the one server."
+		String tlsNote = this.tls ? ", over TLS (`" + connectString() + "`; the server's certificate is checked "
+				+ "against the run's own authority, no client certificate)." : ".";
+		return (this.servers.size() == 1) ? "Every client connects to the one server" + tlsNote
 				: "Every client of every library connects to server " + this.id + " only (`" + connectString()
 						+ "`), " + roles + (this.roleAtStart.equals("follower")
 								? "; its clients' writes go through it to the leader." : ".");

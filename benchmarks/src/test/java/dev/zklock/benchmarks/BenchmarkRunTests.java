@@ -155,6 +155,31 @@ class BenchmarkRunTests {
 		assertThat(markdown).doesNotContain("n/a", "no baseline");
 	}
 
+	@Test
+	void tlsAgainstPlaintextOnTheSameServerConfiguration(@TempDir Path folder) throws Exception {
+		Path output = folder.resolve("BENCHMARKS-tls.md");
+		RunSettings settings = RunSettings.of(Map.of("profile", "test", "output", output.toString(), "command",
+				"./mvnw -pl benchmarks -am verify", "setups", "standalone-netty,standalone-tls", "include",
+				"dev\\.zklock\\.benchmarks\\.workload\\.UncontendedBenchmark\\..*", "library", "curator,zklock",
+				"requestCycles", "0", "failoverRepetitions", "0"));
+		RunReport report = new BenchmarkRun(settings).run();
+		ReportWriter.write(report, output);
+
+		assertThat(report.setups()).extracting(SetupReport::setup)
+			.containsExactly(ZooKeeperSetup.STANDALONE_NETTY, ZooKeeperSetup.STANDALONE_TLS);
+		assertThat(report.setups()).allSatisfy((setup) -> assertThat(setup.measurements())
+			.extracting(BenchmarkRunTests::describe)
+			.containsExactlyInAnyOrder("UncontendedBenchmark.oneThread curator {}",
+					"UncontendedBenchmark.oneThread zklock {}"));
+		assertThat(report.setups().get(1).target()).contains("over TLS");
+		assertThat(report.setups().get(0).target()).doesNotContain("TLS");
+		String text = Files.readString(output);
+		assertThat(text).contains("## TLS against plaintext")
+			.contains("| UncontendedBenchmark.oneThread | curator |")
+			.contains("| UncontendedBenchmark.oneThread | zklock |");
+		assertThat(System.getProperty("zklock.benchmarks.tls-trust-store")).as("cleared after the run").isNull();
+	}
+
 	private static String describe(Measurement measurement) {
 		String benchmark = measurement.benchmark();
 		return benchmark.substring(benchmark.lastIndexOf('.') + 1) + "." + measurement.method() + " "

@@ -18,7 +18,13 @@ final class EnsembleServer {
 
 	private final int id;
 
+	private final String host;
+
 	private final int clientPort;
+
+	private final int secureClientPort;
+
+	private final List<String> launcher;
 
 	private final Path config;
 
@@ -28,9 +34,13 @@ final class EnsembleServer {
 
 	private @Nullable JavaProcess process;
 
-	EnsembleServer(int id, int clientPort, Path config, Path log, List<String> jvmArgs) {
+	EnsembleServer(int id, String host, int clientPort, int secureClientPort, Path config, Path log,
+			List<String> jvmArgs, List<String> launcher) {
 		this.id = id;
+		this.host = host;
+		this.launcher = List.copyOf(launcher);
 		this.clientPort = clientPort;
+		this.secureClientPort = secureClientPort;
 		this.config = config;
 		this.log = log;
 		this.jvmArgs = List.copyOf(jvmArgs);
@@ -44,6 +54,20 @@ final class EnsembleServer {
 		return this.clientPort;
 	}
 
+	/**
+	 * Return the address the server listens on.
+	 */
+	String host() {
+		return this.host;
+	}
+
+	/**
+	 * Return the TLS client port, 0 when the server has none.
+	 */
+	int secureClientPort() {
+		return this.secureClientPort;
+	}
+
 	Path log() {
 		return this.log;
 	}
@@ -54,6 +78,7 @@ final class EnsembleServer {
 		}
 		this.process = JavaProcess.builder(MAIN_CLASS)
 			.name("zookeeper-" + this.id)
+			.launcher(this.launcher)
 			.jvmArgs(this.jvmArgs.toArray(String[]::new))
 			.args(this.config.toString())
 			.output(this.log)
@@ -101,7 +126,7 @@ final class EnsembleServer {
 				return ServerStatus.DOWN;
 			}
 		}
-		return ServerStatus.query(this.clientPort);
+		return ServerStatus.query(this.host, this.clientPort);
 	}
 
 	/**

@@ -28,6 +28,8 @@ public final class JavaProcessBuilder {
 
 	private final List<String> jvmArgs = new ArrayList<>();
 
+	private final List<String> launcher = new ArrayList<>();
+
 	private @Nullable String classpath;
 
 	private @Nullable Path output;
@@ -103,6 +105,18 @@ public final class JavaProcessBuilder {
 	}
 
 	/**
+	 * Run the JVM through a launcher that executes the command it is given, for example
+	 * {@code ip netns exec <namespace>} (see {@link IsolatedNetwork#launcher(int)}). The launcher
+	 * must replace itself with the JVM, so that the process is the JVM.
+	 * @param launcher the launcher's command, put before the JVM's
+	 * @return this builder
+	 */
+	public JavaProcessBuilder launcher(List<String> launcher) {
+		this.launcher.addAll(launcher);
+		return this;
+	}
+
+	/**
 	 * Start the process.
 	 * @return the running process
 	 * @throws IllegalStateException if it could not be started
@@ -124,7 +138,7 @@ public final class JavaProcessBuilder {
 	}
 
 	List<String> command() {
-		List<String> command = new ArrayList<>();
+		List<String> command = new ArrayList<>(this.launcher);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(this.jvmArgs);
 		this.systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));

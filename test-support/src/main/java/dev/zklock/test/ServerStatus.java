@@ -16,12 +16,13 @@ import java.util.regex.Pattern;
  * {@code down} when the server does not answer or does not serve clients (for example while it
  * takes part in an election)
  * @param zxid the last transaction id the server has seen, or -1 when it is down
+ * @param connections the clients connected to it, or -1 when it is down
  */
-record ServerStatus(String mode, long zxid) {
+record ServerStatus(String mode, long zxid, int connections) {
 
 	static final String DOWN_MODE = "down";
 
-	static final ServerStatus DOWN = new ServerStatus(DOWN_MODE, -1);
+	static final ServerStatus DOWN = new ServerStatus(DOWN_MODE, -1, -1);
 
 	private static final int TIMEOUT_MILLIS = 2000;
 
@@ -29,14 +30,17 @@ record ServerStatus(String mode, long zxid) {
 
 	private static final Pattern ZXID = Pattern.compile("^Zxid: 0x([0-9a-fA-F]+)", Pattern.MULTILINE);
 
+	private static final Pattern CONNECTIONS = Pattern.compile("^Connections: (\\d+)", Pattern.MULTILINE);
+
 	/**
-	 * Ask the server on the given loopback client port.
+	 * Ask the server on the given client address.
+	 * @param host the server's address
 	 * @param clientPort the port
 	 * @return its status, {@link #DOWN} if it does not answer in time
 	 */
-	static ServerStatus query(int clientPort) {
+	static ServerStatus query(String host, int clientPort) {
 		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(ZooKeeperEnsemble.LOOPBACK, clientPort), TIMEOUT_MILLIS);
+			socket.connect(new InetSocketAddress(host, clientPort), TIMEOUT_MILLIS);
 			socket.setSoTimeout(TIMEOUT_MILLIS);
 			OutputStream out = socket.getOutputStream();
 			out.write("srvr".getBytes(StandardCharsets.US_ASCII));
@@ -55,7 +59,9 @@ record ServerStatus(String mode, long zxid) {
 			return DOWN;
 		}
 		Matcher zxid = ZXID.matcher(reply);
-		return new ServerStatus(mode.group(1), zxid.find() ? Long.parseUnsignedLong(zxid.group(1), 16) : 0);
+		Matcher connections = CONNECTIONS.matcher(reply);
+		return new ServerStatus(mode.group(1), zxid.find() ? Long.parseUnsignedLong(zxid.group(1), 16) : 0,
+				connections.find() ? Integer.parseInt(connections.group(1)) : 0);
 	}
 
 	/**

@@ -90,7 +90,32 @@ public final class ZooKeeperEnsemble implements AutoCloseable {
 	 * @return {@code 127.0.0.1:<port>}
 	 */
 	public String connectString(int id) {
-		return LOOPBACK + ":" + clientPort(id);
+		return server(id).host() + ":" + clientPort(id);
+	}
+
+	/**
+	 * Return the TLS connect string of one server, started with
+	 * {@link ZooKeeperEnsembleBuilder#secureClientPort()}.
+	 * @param id the server's myid, from 1
+	 * @return {@code 127.0.0.1:<TLS port>}
+	 * @throws IllegalStateException if the server has no TLS port
+	 */
+	public String secureConnectString(int id) {
+		int port = server(id).secureClientPort();
+		if (port == 0) {
+			throw new IllegalStateException("Server " + id + " has no TLS client port: build the ensemble with "
+					+ "secureClientPort()");
+		}
+		return server(id).host() + ":" + port;
+	}
+
+	/**
+	 * Return how many clients a server says are connected to it.
+	 * @param id the server's myid, from 1
+	 * @return the connections, or -1 when the server is down
+	 */
+	public int connections(int id) {
+		return server(id).status().connections();
 	}
 
 	/**

@@ -38,6 +38,10 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private Duration startTimeout = Duration.ofSeconds(60);
 
+	private boolean secureClientPort;
+
+	private @Nullable IsolatedNetwork network;
+
 	ZooKeeperEnsembleBuilder() {
 	}
 
@@ -123,6 +127,29 @@ public final class ZooKeeperEnsembleBuilder {
 	}
 
 	/**
+	 * Give every server a TLS client port besides its plaintext one, on loopback. The servers'
+	 * TLS settings (key and trust stores, the Netty connection factory) are system properties of
+	 * ZooKeeper's, given with {@link #jvmArgs(String...)}. Default: no TLS port.
+	 * @return this builder
+	 */
+	public ZooKeeperEnsembleBuilder secureClientPort() {
+		this.secureClientPort = true;
+		return this;
+	}
+
+	/**
+	 * Run each server in its host of an isolated network (server {@code n} on host {@code n}),
+	 * where partitions can cut servers off from each other, instead of on loopback. The network
+	 * must have a host per server; the caller closes it after the ensemble.
+	 * @param network the network
+	 * @return this builder
+	 */
+	public ZooKeeperEnsembleBuilder network(IsolatedNetwork network) {
+		this.network = network;
+		return this;
+	}
+
+	/**
 	 * Set how long {@link #start()} waits for every server to serve. Default 60 seconds.
 	 * @param timeout the timeout
 	 * @return this builder
@@ -139,10 +166,14 @@ public final class ZooKeeperEnsembleBuilder {
 	 * left running then
 	 */
 	public ZooKeeperEnsemble start() {
+		if (this.network != null && this.network.hosts() < this.servers) {
+			throw new IllegalArgumentException("The network has " + this.network.hosts() + " hosts for "
+					+ this.servers + " servers");
+		}
 		try {
 			boolean temporary = this.dataRoot == null;
 			Path root = temporary ? ScratchFolder.newFolder("zklock-ensemble-") : this.dataRoot;
-			int[] ports = freePorts(3 * this.servers);
+			int[] ports = freePorts(4 * this.servers);
 			List<EnsembleServer> members = new ArrayList<>();
 			for (int id = 1; id <= this.servers; id++) {
 				Path folder = Files.createDirectories(root.resolve("server-" + id));
@@ -150,8 +181,9 @@ public final class ZooKeeperEnsembleBuilder {
 				Files.writeString(data.resolve("myid"), id + "\n", StandardCharsets.US_ASCII);
 				Path config = Files.writeString(folder.resolve("zoo.cfg"), config(id, data, ports),
 						StandardCharsets.UTF_8);
-				members.add(new EnsembleServer(id, clientPort(id, ports), config, folder.resolve("zookeeper.log"),
-						serverJvmArgs()));
+				members.add(new EnsembleServer(id, host(id), clientPort(id, ports), secureClientPort(id, ports), config,
+						folder.resolve("zookeeper.log"), serverJvmArgs(),
+						(this.network != null) ? this.network.launcher(id) : List.of()));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(members, root, temporary);
 			ensemble.start(this.startTimeout);
@@ -169,7 +201,11 @@ public final class ZooKeeperEnsembleBuilder {
 		config.append("syncLimit=").append(ticks(this.syncLimit, 5, 2_000)).append('\n');
 		config.append("dataDir=").append(data.toAbsolutePath().toString().replace('\\', '/')).append('\n');
 		config.append("clientPort=").append(clientPort(id, ports)).append('\n');
-		config.append("clientPortAddress=").append(ZooKeeperEnsemble.LOOPBACK).append('\n');
+		config.append("clientPortAddress=").append(host(id)).append('\n');
+		if (this.secureClientPort) {
+			config.append("secureClientPort=").append(secureClientPort(id, ports)).append('\n');
+			config.append("secureClientPortAddress=").append(host(id)).append('\n');
+		}
 		config.append("minSessionTimeout=").append(2 * this.tickTime).append('\n');
 		config.append("maxSessionTimeout=").append(Math.max(1000 * this.tickTime, 60_000)).append('\n');
 		config.append("4lw.commands.whitelist=*\n");
@@ -178,7 +214,7 @@ public final class ZooKeeperEnsembleBuilder {
 			config.append("standaloneEnabled=false\n");
 			config.append("reconfigEnabled=false\n");
 			for (int server = 1; server <= this.servers; server++) {
-				config.append("server.").append(server).append('=').append(ZooKeeperEnsemble.LOOPBACK);
+				config.append("server.").append(server).append('=').append(host(server));
 				config.append(':').append(ports[3 * (server - 1) + 1]).append(':').append(ports[3 * (server - 1) + 2]);
 				config.append('\n');
 			}
@@ -190,8 +226,16 @@ public final class ZooKeeperEnsembleBuilder {
 		return (configured > 0) ? configured : Math.max(minimum, (millis + this.tickTime - 1) / this.tickTime);
 	}
 
+	private String host(int id) {
+		return (this.network != null) ? this.network.address(id) : ZooKeeperEnsemble.LOOPBACK;
+	}
+
 	private static int clientPort(int id, int[] ports) {
 		return ports[3 * (id - 1)];
+	}
+
+	private int secureClientPort(int id, int[] ports) {
+		return this.secureClientPort ? ports[3 * this.servers + id - 1] : 0;
 	}
 
 	private List<String> serverJvmArgs() {

@@ -6,6 +6,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.ClientCnxnSocketNetty;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ClientX509Util;
 
 /**
  * Curator clients with the same settings for every library: zklock's defaults (session timeout
@@ -13,6 +16,15 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * retries, no ensemble tracking).
  */
 public final class CuratorClients {
+
+	/**
+	 * System property: a PKCS12 trust store; when set, clients connect over TLS and trust the
+	 * certificates it holds (the setups with a TLS port).
+	 */
+	public static final String TLS_TRUST_STORE_PROPERTY = "zklock.benchmarks.tls-trust-store";
+
+	/** System property: the password of that trust store. */
+	public static final String TLS_PASSWORD_PROPERTY = "zklock.benchmarks.tls-password";
 
 	/** The session timeout clients ask for unless told otherwise. */
 	public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);
@@ -45,6 +57,7 @@ public final class CuratorClients {
 			.connectionTimeoutMs((int) CONNECTION_TIMEOUT.toMillis())
 			.retryPolicy(new ExponentialBackoffRetry(100, 10, 5000))
 			.ensembleTracker(false)
+			.zkClientConfig(clientConfig())
 			.build();
 		client.start();
 		try {
@@ -60,6 +73,25 @@ public final class CuratorClients {
 			throw new IllegalStateException("Interrupted while connecting to ZooKeeper", ex);
 		}
 		return client;
+	}
+
+	/**
+	 * The client configuration every library's client gets: ZooKeeper's defaults, or TLS with the
+	 * trust store of {@value #TLS_TRUST_STORE_PROPERTY}.
+	 */
+	private static ZKClientConfig clientConfig() {
+		ZKClientConfig config = new ZKClientConfig();
+		String trustStore = System.getProperty(TLS_TRUST_STORE_PROPERTY);
+		if (trustStore != null && !trustStore.isBlank()) {
+			try (ClientX509Util x509 = new ClientX509Util()) {
+				config.setProperty(ZKClientConfig.SECURE_CLIENT, "true");
+				config.setProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET, ClientCnxnSocketNetty.class.getName());
+				config.setProperty(x509.getSslTruststoreLocationProperty(), trustStore);
+				config.setProperty(x509.getSslTruststorePasswdProperty(), System.getProperty(TLS_PASSWORD_PROPERTY, ""));
+				config.setProperty(x509.getSslTruststoreTypeProperty(), "PKCS12");
+			}
+		}
+		return config;
 	}
 
 }

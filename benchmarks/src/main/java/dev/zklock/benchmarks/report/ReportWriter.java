@@ -61,6 +61,7 @@ public final class ReportWriter {
 		reading(out);
 		Expectations.append(out, report.setups());
 		LockGoals.append(out, report.setups(), report.settings().busyLoad());
+		TransportComparison.append(out, report.setups(), report.settings().busyLoad());
 		for (SetupReport setup : report.setups()) {
 			out.append("## Results: ").append(setup.setup().label()).append("\n\n");
 			out.append(setup.target()).append("\n\n");

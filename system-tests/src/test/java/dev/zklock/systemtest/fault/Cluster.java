@@ -8,7 +8,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.test.ChaosProxy;
 import dev.zklock.systemtest.check.CheckReport;
@@ -17,7 +20,9 @@ import dev.zklock.systemtest.history.History;
 import dev.zklock.systemtest.history.HistoryWriter;
 import dev.zklock.systemtest.register.FencedRegister;
 import dev.zklock.systemtest.register.RegisterState;
+import dev.zklock.test.IsolatedNetwork;
 import dev.zklock.test.ZooKeeperEnsemble;
+import dev.zklock.test.ZooKeeperEnsembleBuilder;
 
 /**
  * Everything a fault-injection run needs, started together and closed together: a fenced
@@ -52,6 +57,8 @@ final class Cluster implements AutoCloseable {
 
 	private final FencedRegister register;
 
+	private final @Nullable IsolatedNetwork network;
+
 	private final ZooKeeperEnsemble ensemble;
 
 	private final ClusterObserver observer;
@@ -64,11 +71,16 @@ final class Cluster implements AutoCloseable {
 		this.folder = folder;
 		try {
 			this.register = closing(FencedRegister.start());
+			// Servers in network namespaces where root allows, so that the ensemble can be partitioned.
+			this.network = IsolatedNetwork.unavailableReason().isEmpty() ? closing(IsolatedNetwork.create(3)) : null;
 			// ZooKeeperEnsemble turns forceSync off for speed; a durable run keeps ZooKeeper's default.
-			this.ensemble = closing(ZooKeeperEnsemble.builder()
+			ZooKeeperEnsembleBuilder servers = ZooKeeperEnsemble.builder()
 				.tickTime(TICK_TIME_MILLIS)
-				.jvmArgs(durable ? new String[] { "-Dzookeeper.forceSync=yes" } : new String[0])
-				.start());
+				.jvmArgs(durable ? new String[] { "-Dzookeeper.forceSync=yes" } : new String[0]);
+			if (this.network != null) {
+				servers.network(this.network);
+			}
+			this.ensemble = closing(servers.start());
 			this.observer = closing(new ClusterObserver(this.ensemble.connectString()));
 			this.faultLog = closing(HistoryWriter.open(historyFolder().resolve(Fault.PROCESS + ".jsonl")));
 			this.history = new RunHistory(historyFolder());
@@ -129,6 +141,14 @@ final class Cluster implements AutoCloseable {
 
 	ZooKeeperEnsemble ensemble() {
 		return this.ensemble;
+	}
+
+	/**
+	 * Return the network the servers run in, if partitions of the ensemble are possible here.
+	 * @return the network, or empty when the servers run on loopback
+	 */
+	Optional<IsolatedNetwork> network() {
+		return Optional.ofNullable(this.network);
 	}
 
 	ClusterObserver observer() {

@@ -12,6 +12,7 @@ import dev.zklock.systemtest.fault.Faults.PausedHolder;
 import dev.zklock.systemtest.fault.NemesisSchedule.Step;
 import dev.zklock.systemtest.history.Operation;
 import dev.zklock.systemtest.history.Outcome;
+import dev.zklock.test.IsolatedNetwork;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.convert.DurationStyle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -177,9 +179,27 @@ class FaultInjectionTests {
 
 	@Test
 	@Order(8)
+	void partitionOfTheZooKeeperLeaderFromItsFollowers() {
+		assumeThat(IsolatedNetwork.unavailableReason()).as("network namespaces for partitions inside the ensemble")
+			.isEmpty();
+		int leader = cluster().ensemble().leader().orElseThrow();
+		Fault fault = this.run.servers()
+			.partitionZooKeeper(ServerFaults.EnsemblePartition.LEADER_ALONE, LONGER_THAN_SESSION, new Random(this.seed));
+		assertThat(fault.target()).isEqualTo("zk-" + leader);
+		assertThat(fault.detail()).startsWith("the leader cut off from both followers");
+		this.run.awaitRecovery(fault);
+		assertThat(cluster().ensemble().leader()).as("a ZooKeeper leader after the partition").isPresent();
+		assertThat(cluster().ensemble().leader().getAsInt()).as("the ZooKeeper leader after the partition")
+			.isNotEqualTo(leader);
+		checkWithoutViolations();
+	}
+
+	@Test
+	@Order(9)
 	void randomScheduleOfFaults() {
 		Duration length = DurationStyle.detectAndParse(System.getProperty(SCHEDULE_PROPERTY, "60s"));
-		List<Fault> faults = this.run.run(new NemesisSchedule(this.seed, cluster().apps().size()), length);
+		List<Fault> faults = this.run.run(new NemesisSchedule(this.seed, cluster().apps().size(),
+				cluster().network().isPresent()), length);
 		CheckReport report = checkWithoutViolations();
 		assertThat(faults).as("faults of the schedule").isNotEmpty();
 		long kills = cluster().faults().stream().filter((fault) -> fault.nemesis() == Nemesis.KILL_APP).count();

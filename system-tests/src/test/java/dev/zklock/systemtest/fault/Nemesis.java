@@ -45,7 +45,14 @@ enum Nemesis {
 	/**
 	 * {@code SIGSTOP} of a ZooKeeper server, the leader or a follower, then {@code SIGCONT}.
 	 */
-	PAUSE_ZK("pause-zk");
+	PAUSE_ZK("pause-zk"),
+
+	/**
+	 * A partition inside the ensemble, healed later: the ZooKeeper leader cut off from both
+	 * followers, a follower (the one with the most clients) cut off from the other two, or a
+	 * split of one server from two; every application process keeps its links to every server.
+	 */
+	PARTITION_ZK("partition-zk");
 
 	private final String label;
 
@@ -66,7 +73,7 @@ enum Nemesis {
 	 * quorum.
 	 */
 	boolean targetsServer() {
-		return this == KILL_ZK_FOLLOWER || this == KILL_ZK_LEADER || this == PAUSE_ZK;
+		return this == KILL_ZK_FOLLOWER || this == KILL_ZK_LEADER || this == PAUSE_ZK || this == PARTITION_ZK;
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.zklock.systemtest.fault;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Random;
 
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class NemesisSchedule {
 
-	private static final Nemesis[] NEMESES = Nemesis.values();
 
 	private static final int MAX_OFFSET_MILLIS = 3000;
 
@@ -24,10 +24,30 @@ final class NemesisSchedule {
 
 	private final int apps;
 
+	private final Nemesis[] nemeses;
+
+	/**
+	 * Draw from every kind of fault.
+	 * @param seed the seed
+	 * @param apps the number of application processes
+	 */
 	NemesisSchedule(long seed, int apps) {
+		this(seed, apps, true);
+	}
+
+	/**
+	 * Draw from every kind of fault, partitions of the ensemble only if they are possible.
+	 * @param seed the seed
+	 * @param apps the number of application processes
+	 * @param ensemblePartitions whether the servers run in an isolated network
+	 */
+	NemesisSchedule(long seed, int apps, boolean ensemblePartitions) {
 		this.seed = seed;
 		this.random = new Random(seed);
 		this.apps = apps;
+		this.nemeses = Arrays.stream(Nemesis.values())
+			.filter((nemesis) -> ensemblePartitions || nemesis != Nemesis.PARTITION_ZK)
+			.toArray(Nemesis[]::new);
 	}
 
 	long seed() {
@@ -56,7 +76,7 @@ final class NemesisSchedule {
 	}
 
 	private Step draw() {
-		Nemesis nemesis = NEMESES[this.random.nextInt(NEMESES.length)];
+		Nemesis nemesis = this.nemeses[this.random.nextInt(this.nemeses.length)];
 		boolean atLeader = this.random.nextBoolean();
 		int app = 1 + this.random.nextInt(this.apps);
 		long session = Cluster.SESSION_TIMEOUT.toMillis();
@@ -68,6 +88,7 @@ final class NemesisSchedule {
 			case KILL_APP, STOP_APP -> this.random.nextInt(3000);
 			case KILL_ZK_FOLLOWER, KILL_ZK_LEADER -> 500 + this.random.nextInt(4500);
 			case PAUSE_ZK -> 500 + this.random.nextInt(5500);
+			case PARTITION_ZK -> 1000 + this.random.nextInt(6000);
 		};
 		long quietMillis = 1000 + this.random.nextInt(4000);
 		return new Step(nemesis, atLeader, "app-" + app, Duration.ofMillis(faultMillis), Duration.ofMillis(quietMillis),

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import dev.zklock.test.IsolatedNetwork;
 import dev.zklock.systemtest.check.CheckReport;
 import dev.zklock.systemtest.check.Failover;
 import dev.zklock.systemtest.history.History;
@@ -105,7 +106,11 @@ record RunSummary(String name, String commit, @Nullable Long seed, long duration
 		text.append("Commit: ").append(this.commit).append('\n');
 		text.append("Setup: 3 ZooKeeper servers (tickTime ").append(Cluster.TICK_TIME_MILLIS)
 			.append(" ms), 3 application processes, session timeout ").append(Cluster.SESSION_TIMEOUT.toMillis())
-			.append(" ms\n");
+			.append(" ms; ")
+			.append(IsolatedNetwork.unavailableReason()
+				.map((reason) -> "servers on loopback, no partitions inside the ensemble (" + reason + ")")
+				.orElse("servers in network namespaces of their own, partitions inside the ensemble possible"))
+			.append('\n');
 		text.append("Faults injected: ").append(this.faults.size()).append(" (")
 			.append(faultCounts().entrySet()
 				.stream()

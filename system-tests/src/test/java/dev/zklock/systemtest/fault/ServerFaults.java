@@ -2,10 +2,13 @@ package dev.zklock.systemtest.fault;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.Set;
 
+import dev.zklock.test.IsolatedNetwork;
 import dev.zklock.test.ZooKeeperEnsemble;
 
 /**
@@ -61,6 +64,72 @@ final class ServerFaults {
 				System.currentTimeMillis(), ""));
 	}
 
+	/**
+	 * Partition the ensemble for the given time, in one of three shapes picked at random: the
+	 * ZooKeeper leader cut off from both followers, the follower with the most clients cut off
+	 * from the other two, or one server (picked at random) from the other two. Clients keep
+	 * their links to every server: those of the cut-off server lose it once it stops serving, and
+	 * reconnect to the others.
+	 */
+	Fault partitionZooKeeper(Duration duration, Random random) {
+		EnsemblePartition[] shapes = EnsemblePartition.values();
+		return partitionZooKeeper(shapes[random.nextInt(shapes.length)], duration, random);
+	}
+
+	/**
+	 * Partition the ensemble in the given shape for the given time.
+	 */
+	Fault partitionZooKeeper(EnsemblePartition shape, Duration duration, Random random) {
+		IsolatedNetwork network = this.cluster.network()
+			.orElseThrow(() -> new IllegalStateException("The servers do not run in an isolated network: "
+					+ IsolatedNetwork.unavailableReason().orElse("")));
+		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
+		ensemble.awaitQuorum(SERVER_TIMEOUT);
+		int alone = switch (shape) {
+			case LEADER_ALONE -> zooKeeperLeader();
+			case FOLLOWER_ALONE -> busiestFollower();
+			case ONE_FROM_TWO -> 1 + random.nextInt(ensemble.size());
+		};
+		String role = ensemble.mode(alone);
+		int clients = ensemble.connections(alone);
+		Set<Integer> others = new HashSet<>();
+		for (int id = 1; id <= ensemble.size(); id++) {
+			if (id != alone) {
+				others.add(id);
+			}
+		}
+		long start = System.currentTimeMillis();
+		network.partition(List.of(Set.of(alone), others));
+		Cluster.sleep(duration.toMillis());
+		network.heal();
+		long end = System.currentTimeMillis();
+		ensemble.awaitServing(alone, SERVER_TIMEOUT);
+		ensemble.awaitQuorum(SERVER_TIMEOUT);
+		String what = switch (shape) {
+			case LEADER_ALONE -> "the leader cut off from both followers";
+			case FOLLOWER_ALONE -> "the follower with the most clients cut off";
+			case ONE_FROM_TWO -> "a split of one server (the " + role + ") from two";
+		};
+		return this.faults.record(new Fault(Nemesis.PARTITION_ZK, "zk-" + alone, start, end,
+				what + ", " + clients + " client connection(s) on it"));
+	}
+
+	private int busiestFollower() {
+		ZooKeeperEnsemble ensemble = this.cluster.ensemble();
+		int busiest = -1;
+		int most = -1;
+		for (int id = 1; id <= ensemble.size(); id++) {
+			if ("follower".equals(ensemble.mode(id)) && ensemble.connections(id) > most) {
+				busiest = id;
+				most = ensemble.connections(id);
+			}
+		}
+		if (busiest < 0) {
+			throw new AssertionError("The ensemble has a quorum but no follower");
+		}
+		return busiest;
+	}
+
 	private int zooKeeperLeader() {
 		OptionalInt leader = this.cluster.ensemble().leader();
 		if (leader.isEmpty()) {
@@ -81,6 +150,22 @@ final class ServerFaults {
 			throw new AssertionError("The ensemble has a quorum but no follower");
 		}
 		return followers.get(random.nextInt(followers.size()));
+	}
+
+	/**
+	 * The shapes of a partition inside the ensemble.
+	 */
+	enum EnsemblePartition {
+
+		/** The ZooKeeper leader cut off from both followers. */
+		LEADER_ALONE,
+
+		/** The follower with the most client connections cut off from the other two servers. */
+		FOLLOWER_ALONE,
+
+		/** One server, picked at random whatever its role, cut off from the other two. */
+		ONE_FROM_TWO
+
 	}
 
 }

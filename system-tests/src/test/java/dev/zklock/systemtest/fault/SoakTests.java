@@ -27,7 +27,8 @@ class SoakTests {
 		long seed = FaultRun.seed();
 		System.out.println("[run] soak: " + duration + ", seed " + seed);
 		try (FaultRun run = FaultRun.start("soak", true)) {
-			run.run(new NemesisSchedule(seed, run.cluster().apps().size()), duration);
+			run.run(new NemesisSchedule(seed, run.cluster().apps().size(), run.cluster().network().isPresent()),
+					duration);
 			RunSummary summary = run.finish(seed);
 			CheckReport report = summary.report();
 			assertThat(report.violations()).as("invariant violations (seed %d); report:%n%s", seed, summary).isEmpty();

@@ -67,6 +67,7 @@ final class StepInjector {
 			case KILL_ZK_FOLLOWER -> this.servers.killZooKeeper(false, step.duration(), random);
 			case KILL_ZK_LEADER -> this.servers.killZooKeeper(true, step.duration(), random);
 			case PAUSE_ZK -> this.servers.pauseZooKeeper(step.atLeader(), step.duration(), random);
+			case PARTITION_ZK -> this.servers.partitionZooKeeper(step.duration(), random);
 		};
 	}
 
