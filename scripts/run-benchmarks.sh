@@ -26,7 +26,8 @@
 #   ensembleServer          follower | leader: the one server of the ensemble every client uses [follower]
 #   include                 regular expression of the JMH benchmarks      [all workloads]
 #   library                 library ids to run, comma-separated (JMH's library parameter) [all]
-#   busyLoad                1-minute load average above which a benchmark is marked busy [nproc]
+#   busyProcessors          processors that other processes than the run's own may keep busy, on average
+#                           during a benchmark, before it is marked busy    [0.25]
 #   requestCycles           lock cycles per library for workload 7, 0 = skip        [1000]
 #   failoverRepetitions     failovers per kind of shutdown for workload 8, 0 = skip [10]
 #   failoverSessionTimeout  session timeout of the election participants  [10s]

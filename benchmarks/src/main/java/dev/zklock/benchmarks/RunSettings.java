@@ -43,7 +43,7 @@ public final class RunSettings {
 					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
-			"library", "", "forceSync", "yes", "command", "(not given)", "busyLoad", "nproc", "ensembleServer",
+			"library", "", "forceSync", "yes", "command", "(not given)", "busyProcessors", "0.25", "ensembleServer",
 			"follower");
 
 	private final String profile;
@@ -178,20 +178,19 @@ public final class RunSettings {
 	}
 
 	/**
-	 * Return the 1-minute load average above which the machine counts as busy: by default the
-	 * number of processors, as many runnable tasks as there are processors to run them.
-	 * @return the load
+	 * Return how many processors, on average over a benchmark, processes other than the run's
+	 * own may keep busy before the benchmark counts as run on a busy machine. The run's own
+	 * processes (the JMH forks, the ZooKeeper servers, the second JVMs) do not count: a load
+	 * average cannot tell their load from another's.
+	 * @return the processors
 	 */
-	public double busyLoad() {
-		String value = this.values.get("busyLoad").trim();
-		if (value.equals("nproc")) {
-			return Runtime.getRuntime().availableProcessors();
-		}
+	public double busyProcessors() {
+		String value = this.values.get("busyProcessors").trim();
 		try {
 			return Double.parseDouble(value);
 		}
 		catch (NumberFormatException ex) {
-			throw new IllegalArgumentException("bench.busyLoad must be a number or nproc, not '" + value + "'", ex);
+			throw new IllegalArgumentException("bench.busyProcessors must be a number, not '" + value + "'", ex);
 		}
 	}
 

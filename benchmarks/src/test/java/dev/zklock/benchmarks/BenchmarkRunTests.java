@@ -104,6 +104,7 @@ class BenchmarkRunTests {
 		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
 			assertThat(measurement.load().before().one()).isNotNaN();
 			assertThat(measurement.load().after().one()).isNotNaN();
+			assertThat(measurement.load().otherProcessors()).as("processors used by other processes").isNotNaN();
 		});
 
 		assertThat(standalone.grants()).extracting(GrantCount::library)

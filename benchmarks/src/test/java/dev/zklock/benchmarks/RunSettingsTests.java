@@ -24,7 +24,7 @@ class RunSettingsTests {
 		assertThat(settings.forks()).isGreaterThanOrEqualTo(3);
 		assertThat(settings.failoverRepetitions()).isGreaterThanOrEqualTo(10);
 		assertThat(settings.ensembleServer()).isEqualTo("follower");
-		assertThat(settings.busyLoad()).isEqualTo(Runtime.getRuntime().availableProcessors());
+		assertThat(settings.busyProcessors()).isEqualTo(0.25);
 		assertThat(settings.libraries()).isEmpty();
 		assertThat(settings.tickTime()).isEqualTo(2000);
 		assertThat(settings.output()).isEqualTo(Path.of("docs/BENCHMARKS.md"));
@@ -33,9 +33,9 @@ class RunSettingsTests {
 	@Test
 	void givenValuesWinOverTheProfile() {
 		RunSettings settings = RunSettings.of(Map.of("profile", "smoke", "forks", "3", "iterationTime", "1500ms",
-				"setups", "ensemble", "forceSync", "no", "library", "curator, zklock", "busyLoad", "1.5"));
+				"setups", "ensemble", "forceSync", "no", "library", "curator, zklock", "busyProcessors", "0.5"));
 		assertThat(settings.libraries()).containsExactly("curator", "zklock");
-		assertThat(settings.busyLoad()).isEqualTo(1.5);
+		assertThat(settings.busyProcessors()).isEqualTo(0.5);
 		assertThat(settings.forks()).isEqualTo(3);
 		assertThat(settings.iterationTime()).isEqualTo(Duration.ofMillis(1500));
 		assertThat(settings.setups()).isEqualTo(List.of(ZooKeeperSetup.ENSEMBLE));

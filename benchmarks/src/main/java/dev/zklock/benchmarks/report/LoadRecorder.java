@@ -13,8 +13,9 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.format.OutputFormat;
 
 /**
- * JMH's output, passed on unchanged, that also reads the machine's load averages just before
- * each benchmark (with all its forks) starts and just after it ends.
+ * JMH's output, passed on unchanged, that also reads the machine's load averages and processor
+ * time ({@link CpuAccount}) just before each benchmark (with all its forks) starts and just after
+ * it ends.
  */
 public final class LoadRecorder implements OutputFormat {
 
@@ -23,6 +24,10 @@ public final class LoadRecorder implements OutputFormat {
 	private final Map<String, LoadAverage> before = new ConcurrentHashMap<>();
 
 	private final Map<String, LoadAverage> after = new ConcurrentHashMap<>();
+
+	private final Map<String, CpuAccount> cpuBefore = new ConcurrentHashMap<>();
+
+	private final Map<String, CpuAccount> cpuAfter = new ConcurrentHashMap<>();
 
 	/**
 	 * Record the load around the benchmarks that write to the given output.
@@ -38,18 +43,22 @@ public final class LoadRecorder implements OutputFormat {
 	 * @return the loads, {@link LoadAverage#UNKNOWN} where not recorded
 	 */
 	public Measurement.Load load(BenchmarkParams params) {
+		CpuAccount start = this.cpuBefore.getOrDefault(params.id(), CpuAccount.UNKNOWN);
+		CpuAccount end = this.cpuAfter.getOrDefault(params.id(), CpuAccount.UNKNOWN);
 		return new Measurement.Load(this.before.getOrDefault(params.id(), LoadAverage.UNKNOWN),
-				this.after.getOrDefault(params.id(), LoadAverage.UNKNOWN));
+				this.after.getOrDefault(params.id(), LoadAverage.UNKNOWN), end.otherProcessors(start));
 	}
 
 	@Override
 	public void startBenchmark(BenchmarkParams params) {
 		this.before.put(params.id(), LoadAverage.read());
+		this.cpuBefore.put(params.id(), CpuAccount.read());
 		this.output.startBenchmark(params);
 	}
 
 	@Override
 	public void endBenchmark(BenchmarkResult result) {
+		this.cpuAfter.put(result.getParams().id(), CpuAccount.read());
 		this.after.put(result.getParams().id(), LoadAverage.read());
 		this.output.endBenchmark(result);
 	}

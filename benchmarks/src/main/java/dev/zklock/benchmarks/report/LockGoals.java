@@ -24,28 +24,28 @@ final class LockGoals {
 
 	private final SetupReport setup;
 
-	private final double busyLoad;
+	private final double busyProcessors;
 
 	private final MarkdownTable table = new MarkdownTable(
 			List.of("goal", "row (workload)", "compared with", "measured", "verdict"));
 
-	private LockGoals(SetupReport setup, double busyLoad) {
+	private LockGoals(SetupReport setup, double busyProcessors) {
 		this.setup = setup;
-		this.busyLoad = busyLoad;
+		this.busyProcessors = busyProcessors;
 	}
 
-	static void append(StringBuilder out, List<SetupReport> setups, double busyLoad) {
+	static void append(StringBuilder out, List<SetupReport> setups, double busyProcessors) {
 		out.append("## Goals of the instance-owned lock\n\n");
 		out.append("Set for the 3-server ensemble; reported, not asserted. A ratio is zklock's median over its "
 				+ "baseline's (same run, same setup), with its interval (least fork over the baseline's greatest, "
 				+ "greatest over its least). A goal is **met** where the whole interval is on its side and "
 				+ "**missed** where it is wholly on the other; **no difference** where the forks of the two overlap, "
-				+ "and not decided where the interval reaches across the goal; **busy** where the load average was "
-				+ "above " + String.format(Locale.ROOT, "%.1f", busyLoad)
-				+ " around either, with what the figures alone would say.\n\n");
+				+ "and not decided where the interval reaches across the goal; **busy** where other processes than the run's "
+				+ "own kept more than " + String.format(Locale.ROOT, "%.2f", busyProcessors)
+				+ " processors busy on average during either, with what the figures alone would say.\n\n");
 		for (SetupReport setup : setups) {
 			out.append("**").append(setup.setup().label()).append("**\n\n");
-			LockGoals goals = new LockGoals(setup, busyLoad);
+			LockGoals goals = new LockGoals(setup, busyProcessors);
 			goals.judge();
 			goals.table.appendTo(out);
 		}
@@ -118,7 +118,7 @@ final class LockGoals {
 
 	boolean busy(Measurement... measurements) {
 		List<Measurement> all = new ArrayList<>(List.of(measurements));
-		return all.stream().anyMatch((m) -> m.load().isBusy(this.busyLoad));
+		return all.stream().anyMatch((m) -> m.load().isBusy(this.busyProcessors));
 	}
 
 	void add(String goal, String row, String baseline, String measured, String verdict) {

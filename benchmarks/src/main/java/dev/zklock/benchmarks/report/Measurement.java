@@ -39,20 +39,32 @@ public record Measurement(String benchmark, String method, String library, Map<S
 	private static final String LIBRARY_PARAM = "library";
 
 	/**
-	 * The load averages around one benchmark.
+	 * The load around one benchmark: the load averages just before and just after it, and how
+	 * many processors other processes than the run's own kept busy meanwhile.
 	 *
-	 * @param before just before its first fork started
-	 * @param after just after its last fork ended
+	 * @param before the load averages just before its first fork started
+	 * @param after the load averages just after its last fork ended
+	 * @param otherProcessors the processors other processes used on average meanwhile, or
+	 * {@link Double#NaN} where unknown
 	 */
-	public record Load(LoadAverage before, LoadAverage after) {
+	public record Load(LoadAverage before, LoadAverage after, double otherProcessors) {
 
 		/**
-		 * Return whether the machine was busy before or after the benchmark.
-		 * @param busyLoad the 1-minute load from which it counts as busy
-		 * @return whether it was
+		 * Create a load with no reading of other processes.
+		 * @param before the load averages before
+		 * @param after the load averages after
 		 */
-		public boolean isBusy(double busyLoad) {
-			return this.before.isBusy(busyLoad) || this.after.isBusy(busyLoad);
+		public Load(LoadAverage before, LoadAverage after) {
+			this(before, after, Double.NaN);
+		}
+
+		/**
+		 * Return whether other processes kept the machine busy during the benchmark.
+		 * @param busyProcessors how many processors they may use before it counts as busy
+		 * @return whether they did; {@code false} where unknown
+		 */
+		public boolean isBusy(double busyProcessors) {
+			return this.otherProcessors > busyProcessors;
 		}
 
 	}

@@ -60,13 +60,13 @@ public final class ReportWriter {
 		libraries(out, report.provenance());
 		reading(out);
 		Expectations.append(out, report.setups());
-		LockGoals.append(out, report.setups(), report.settings().busyLoad());
-		TransportComparison.append(out, report.setups(), report.settings().busyLoad());
+		LockGoals.append(out, report.setups(), report.settings().busyProcessors());
+		TransportComparison.append(out, report.setups(), report.settings().busyProcessors());
 		for (SetupReport setup : report.setups()) {
 			out.append("## Results: ").append(setup.setup().label()).append("\n\n");
 			out.append(setup.target()).append("\n\n");
 			for (JmhWorkload workload : JmhWorkload.values()) {
-				ResultTables.jmh(out, workload, setup, report.settings().busyLoad());
+				ResultTables.jmh(out, workload, setup, report.settings().busyProcessors());
 			}
 			if (!setup.requests().isEmpty()) {
 				out.append("#### 7. ZooKeeper requests per lock cycle\n\n");
@@ -133,12 +133,15 @@ public final class ReportWriter {
 			.append(settings.iterations()).append(" measurement iterations\n");
 		out.append("- Load average (1 / 5 / 15 min): ").append(report.loadBefore().format()).append(" at the start, ")
 			.append(report.loadAfter().format()).append(" at the end; ")
-			.append(String.format(java.util.Locale.ROOT, "a benchmark counts as **busy** where the 1-minute load "
-					+ "before or after it was above %.1f", settings.busyLoad()));
+			.append(String.format(java.util.Locale.ROOT, "a benchmark counts as **busy** where processes other "
+					+ "than the run's own (its JMH forks, ZooKeeper servers and second JVMs) kept more than %.2f "
+					+ "processors busy on average while it ran (from /proc: the machine's processor time minus the "
+					+ "run's; a load average cannot tell the benchmark's own load from another's)",
+					settings.busyProcessors()));
 		long busy = report.setups()
 			.stream()
 			.flatMap((setup) -> setup.measurements().stream())
-			.filter((measurement) -> measurement.load().isBusy(settings.busyLoad()))
+			.filter((measurement) -> measurement.load().isBusy(settings.busyProcessors()))
 			.count();
 		out.append(busy == 0 ? "; none was.\n\n"
 				: "; **" + busy + " benchmark(s) ran on a busy machine**: their figures are not for comparison.\n\n");

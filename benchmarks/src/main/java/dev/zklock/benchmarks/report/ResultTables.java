@@ -28,7 +28,7 @@ final class ResultTables {
 	/**
 	 * Append the table of a JMH workload, or nothing if it did not run.
 	 */
-	static void jmh(StringBuilder out, JmhWorkload workload, SetupReport setup, double busyLoad) {
+	static void jmh(StringBuilder out, JmhWorkload workload, SetupReport setup, double busyProcessors) {
 		List<Measurement> measurements = workload.select(setup.measurements());
 		if (measurements.isEmpty()) {
 			return;
@@ -54,7 +54,7 @@ final class ResultTables {
 			}
 			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
 		}
-		header.add("load 1 min, before → after");
+		header.add("load 1 min, before → after; other processes (CPUs)");
 		Map<String, List<GrantCount>> grants = grantsPerFork(setup.grants());
 		MarkdownTable table = new MarkdownTable(header);
 		for (Measurement measurement : measurements) {
@@ -86,7 +86,7 @@ final class ResultTables {
 				row.add(ratio(measurement, base, Measurement::throughput));
 				row.add(ratio(measurement, base, Measurement::p50Micros));
 			}
-			row.add(load(measurement.load(), busyLoad));
+			row.add(load(measurement.load(), busyProcessors));
 			table.row(row);
 		}
 		table.appendTo(out);
@@ -103,9 +103,10 @@ final class ResultTables {
 		return Ratio.of(figure.apply(measurement), figure.apply(base.get())).format();
 	}
 
-	static String load(Measurement.Load load, double busyLoad) {
-		String text = number(load.before().one()) + " → " + number(load.after().one());
-		return load.isBusy(busyLoad) ? text + " **busy**" : text;
+	static String load(Measurement.Load load, double busyProcessors) {
+		String text = number(load.before().one()) + " → " + number(load.after().one()) + "; "
+				+ number(load.otherProcessors());
+		return load.isBusy(busyProcessors) ? text + " **busy**" : text;
 	}
 
 	private static String number(double value) {

@@ -20,9 +20,9 @@ final class TransportComparison {
 	 * Append the comparison, or nothing when the run did not have both setups.
 	 * @param out the report
 	 * @param setups the run's setups
-	 * @param busyLoad the 1-minute load from which a benchmark counts as busy
+	 * @param busyProcessors how many processors other processes may use before a benchmark counts as busy
 	 */
-	static void append(StringBuilder out, List<SetupReport> setups, double busyLoad) {
+	static void append(StringBuilder out, List<SetupReport> setups, double busyProcessors) {
 		Optional<SetupReport> tls = find(setups, ZooKeeperSetup.STANDALONE_TLS);
 		Optional<SetupReport> plaintext = find(setups, ZooKeeperSetup.STANDALONE_NETTY);
 		if (tls.isEmpty() || plaintext.isEmpty()) {
@@ -35,7 +35,7 @@ final class TransportComparison {
 				+ "across forks (\"no difference\" where the forks overlap).\n\n");
 		MarkdownTable table = new MarkdownTable(List.of("benchmark", "library", "threads", "plaintext (ops/s)",
 				"TLS (ops/s)", "throughput, TLS vs plaintext", "p50 (µs), plaintext → TLS", "p50, TLS vs plaintext",
-				"load 1 min (plaintext; TLS)"));
+				"load (plaintext | TLS)"));
 		for (Measurement measured : tls.get().measurements()) {
 			Optional<Measurement> base = plaintext.get()
 				.measurements()
@@ -53,7 +53,7 @@ final class TransportComparison {
 					Ratio.of(measured.throughput(), plain.throughput()).format(),
 					Spread.of(plain.p50Micros()).format() + " → " + Spread.of(measured.p50Micros()).format(),
 					Ratio.of(measured.p50Micros(), plain.p50Micros()).format(),
-					ResultTables.load(plain.load(), busyLoad) + "; " + ResultTables.load(measured.load(), busyLoad)));
+					ResultTables.load(plain.load(), busyProcessors) + " | " + ResultTables.load(measured.load(), busyProcessors)));
 		}
 		table.appendTo(out);
 		out.append('\n');
