@@ -7,11 +7,14 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A small private network for the servers of a {@link ZooKeeperEnsemble}, made of Linux network
@@ -22,8 +25,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * reaching a server that {@link #partition(Collection) partitions} cut off from the others.
  * <p>
  * Needs Linux, root, and iproute2's {@code ip} and {@code iptables}; {@link #unavailableReason()}
- * says what is missing. Everything is created by the test, named with a random prefix, and
- * removed by {@link #close()} (and, should the JVM exit without it, by a shutdown hook); nothing
+ * says what is missing. Everything is created by the test, named after this JVM's process id
+ * (and a random letter), and removed by {@link #close()}, or by a shutdown hook should the JVM
+ * exit without it, or, should the JVM be killed, by the next network made on the machine. Nothing
  * leaves the machine: the subnet has no route anywhere else.
  */
 public final class IsolatedNetwork implements AutoCloseable {
@@ -78,8 +82,10 @@ public final class IsolatedNetwork implements AutoCloseable {
 		unavailableReason().ifPresent((reason) -> {
 			throw new IllegalStateException("Cannot make an isolated network: " + reason);
 		});
+		removeLeftovers();
 		SecureRandom random = new SecureRandom();
-		String prefix = "zkl" + Integer.toHexString(0x1000 + random.nextInt(0xefff));
+		// the creating JVM's pid, so that a later run can tell leftovers of a JVM that died
+		String prefix = "zkl" + ProcessHandle.current().pid() + (char) ('a' + random.nextInt(26));
 		String subnet = "10." + (200 + random.nextInt(50)) + "." + random.nextInt(256);
 		IsolatedNetwork network = new IsolatedNetwork(prefix, subnet, hosts);
 		Runtime.getRuntime().addShutdownHook(network.shutdownHook);
@@ -91,6 +97,30 @@ public final class IsolatedNetwork implements AutoCloseable {
 			network.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * Remove the namespaces and links of networks whose JVM died without closing them (killed
+	 * with {@code SIGKILL}, where no shutdown hook runs).
+	 */
+	private static void removeLeftovers() {
+		Pattern name = Pattern.compile("^(zkl(\\d+)[a-z])-\\S*");
+		Set<String> prefixes = new HashSet<>();
+		String namespaces;
+		try {
+			namespaces = output(ip(), "netns", "list");
+		}
+		catch (RuntimeException ex) {
+			return;
+		}
+		for (String line : namespaces.lines().toList()) {
+			Matcher matcher = name.matcher(line.trim());
+			if (matcher.find() && ProcessHandle.of(Long.parseLong(matcher.group(2))).isEmpty()) {
+				runQuietly(ip(), "netns", "del", line.trim().split("\\s+")[0]);
+				prefixes.add(matcher.group(1));
+			}
+		}
+		prefixes.forEach((prefix) -> runQuietly(ip(), "link", "del", prefix + "h"));
 	}
 
 	private void build() {
@@ -231,6 +261,10 @@ public final class IsolatedNetwork implements AutoCloseable {
 	}
 
 	private static void run(String... command) {
+		output(command);
+	}
+
+	private static String output(String... command) {
 		List<String> resolved = new ArrayList<>(List.of(command));
 		if (!command[0].contains("/")) {
 			resolved.set(0, tool(command[0]));
@@ -258,6 +292,7 @@ public final class IsolatedNetwork implements AutoCloseable {
 		if (exit != 0) {
 			throw new IllegalStateException(String.join(" ", command) + " failed (exit " + exit + "): " + output);
 		}
+		return output;
 	}
 
 	private static void runQuietly(String... command) {
