@@ -15,7 +15,8 @@
 #
 # Settings, as -Dbench.<name>=<value> (defaults of the full run in brackets):
 #   profile                 full | smoke                                  [full]
-#   forks                   JMH forks per benchmark, 0 = inside this JVM  [3]
+#   forks                   JMH forks per benchmark, run as that many rounds of the whole set (one
+#                           fork of each benchmark per round); 0 = inside this JVM [3]
 #   warmupIterations        warmup iterations per fork                    [2]
 #   warmupTime              length of one warmup iteration                [2s]
 #   iterations              measurement iterations per fork               [5]

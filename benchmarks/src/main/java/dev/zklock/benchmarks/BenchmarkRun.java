@@ -164,23 +164,35 @@ public final class BenchmarkRun {
 		jvmArgs.addAll(clientArgs);
 		Path log = jmhLog(setup);
 		log("JMH output: " + log.toAbsolutePath());
-		ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())
-			.forks(this.settings.forks())
-			.warmupIterations(this.settings.warmupIterations())
-			.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
-			.measurementIterations(this.settings.iterations())
-			.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
-			.jvmArgs(jvmArgs.toArray(String[]::new))
-			.shouldFailOnError(true)
-			.timeout(TimeValue.minutes(5));
-		if (!this.settings.libraries().isEmpty()) {
-			builder.param("library", this.settings.libraries().toArray(String[]::new));
-		}
+		// The forks of a benchmark run as rounds: the whole set once per round, one fork of each
+		// benchmark per round, so that a row's forks are spread over the run and its interval holds
+		// the drift of the machine (the disk's syncs above all) between rows measured apart.
+		int rounds = Math.max(1, this.settings.forks());
+		List<Measurement> measurements = new ArrayList<>();
 		try (PrintStream output = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
-			LoadRecorder recorder = new LoadRecorder(OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL));
-			Collection<RunResult> results = new Runner(builder.build(), recorder).run();
-			return Measurement.of(results, recorder::load);
+			for (int round = 1; round <= rounds; round++) {
+				if (rounds > 1) {
+					log("Round " + round + " of " + rounds);
+				}
+				ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())
+					.forks(Math.min(1, this.settings.forks()))
+					.warmupIterations(this.settings.warmupIterations())
+					.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
+					.measurementIterations(this.settings.iterations())
+					.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
+					.jvmArgs(jvmArgs.toArray(String[]::new))
+					.shouldFailOnError(true)
+					.timeout(TimeValue.minutes(5));
+				if (!this.settings.libraries().isEmpty()) {
+					builder.param("library", this.settings.libraries().toArray(String[]::new));
+				}
+				LoadRecorder recorder = new LoadRecorder(
+						OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL));
+				Collection<RunResult> results = new Runner(builder.build(), recorder).run();
+				measurements.addAll(Measurement.of(results, recorder::load));
+			}
 		}
+		return Measurement.merge(measurements);
 	}
 
 	private Path jmhLog(ZooKeeperSetup setup) throws IOException {

@@ -83,6 +83,39 @@ public record Measurement(String benchmark, String method, String library, Map<S
 		return measurements;
 	}
 
+	/**
+	 * Merge the measurements of several rounds: one measurement per benchmark case, with the
+	 * values of every round's forks in round order, the load averages before its first round and
+	 * after its last, and the most processors other processes used in any round.
+	 * @param measurements the measurements of every round, in round order
+	 * @return one measurement per case, in the order of their first round
+	 */
+	public static List<Measurement> merge(List<Measurement> measurements) {
+		Map<List<Object>, Measurement> merged = new LinkedHashMap<>();
+		for (Measurement measurement : measurements) {
+			List<Object> key = List.of(measurement.benchmark, measurement.method, String.valueOf(measurement.library),
+					measurement.params, measurement.threads);
+			merged.merge(key, measurement, Measurement::followedBy);
+		}
+		return new ArrayList<>(merged.values());
+	}
+
+	private Measurement followedBy(Measurement later) {
+		double other = Double.isNaN(this.load.otherProcessors()) ? later.load.otherProcessors()
+				: Double.isNaN(later.load.otherProcessors()) ? this.load.otherProcessors()
+						: Math.max(this.load.otherProcessors(), later.load.otherProcessors());
+		return new Measurement(this.benchmark, this.method, this.library, this.params, this.threads,
+				concat(this.throughput, later.throughput), concat(this.p50Micros, later.p50Micros),
+				concat(this.p99Micros, later.p99Micros), concat(this.averageNanos, later.averageNanos),
+				new Load(this.load.before(), later.load.after(), other));
+	}
+
+	private static List<Double> concat(List<Double> first, List<Double> second) {
+		List<Double> both = new ArrayList<>(first);
+		both.addAll(second);
+		return both;
+	}
+
 	private static Measurement of(RunResult result, Load load) {
 		BenchmarkParams params = result.getParams();
 		if (params.getMode() != Mode.SampleTime && params.getMode() != Mode.AverageTime) {

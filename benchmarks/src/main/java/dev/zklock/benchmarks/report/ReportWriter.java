@@ -128,7 +128,8 @@ public final class ReportWriter {
 		}
 		out.append("\n- JMH benchmark JVMs: `").append(String.join(" ", report.benchmarkJvmArgs())).append("`; ")
 			.append(settings.forks() == 0 ? "no forks (run inside the runner's JVM)"
-					: settings.forks() + " fork(s) per benchmark")
+					: settings.forks() + " fork(s) per benchmark, run as " + settings.forks() + " round(s) of the whole "
+							+ "set (one fork of every benchmark per round), so that a row's forks are spread over the run")
 			.append(", each with ").append(settings.warmupIterations()).append(" warmup and ")
 			.append(settings.iterations()).append(" measurement iterations\n");
 		out.append("- Load average (1 / 5 / 15 min): ").append(report.loadBefore().format()).append(" at the start, ")
