@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the zklock benchmark set and writes docs/BENCHMARKS.md.
 #
-#   scripts/run-benchmarks.sh            the full run (about 1.5 to 2 hours on 2 cores): run it on a quiet
+#   scripts/run-benchmarks.sh            the full run (about 1.5 hours on 2 cores): run it on a quiet
 #                                        machine, from a clean checkout (the report records `git describe --dirty`)
 #   scripts/run-benchmarks.sh --smoke    a few minutes, to check that everything runs; writes
 #                                        benchmarks/target/BENCHMARKS-smoke.md, figures not for comparison

@@ -99,7 +99,7 @@ public final class ReportWriter {
 	private static void howToRun(StringBuilder out) {
 		out.append("## How to run\n\n");
 		out.append("```bash\n");
-		out.append("scripts/run-benchmarks.sh          # the full run, 2 to 2.5 hours on 2 cores, ");
+		out.append("scripts/run-benchmarks.sh          # the full run, about 1.5 hours on 2 cores, ");
 		out.append("on a quiet machine\n");
 		out.append("scripts/run-benchmarks.sh --rerun UncontendedBenchmark curator,zklock  # one workload again, ");
 		out.append("5 to 10 minutes\n");
