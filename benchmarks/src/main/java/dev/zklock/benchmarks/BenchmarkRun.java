@@ -18,6 +18,7 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
@@ -168,27 +169,28 @@ public final class BenchmarkRun {
 		// benchmark per round, so that a row's forks are spread over the run and its interval holds
 		// the drift of the machine (the disk's syncs above all) between rows measured apart.
 		int rounds = Math.max(1, this.settings.forks());
+		ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())
+			.forks(Math.min(1, this.settings.forks()))
+			.warmupIterations(this.settings.warmupIterations())
+			.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
+			.measurementIterations(this.settings.iterations())
+			.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
+			.jvmArgs(jvmArgs.toArray(String[]::new))
+			.shouldFailOnError(true)
+			.timeout(TimeValue.minutes(5));
+		if (!this.settings.libraries().isEmpty()) {
+			builder.param("library", this.settings.libraries().toArray(String[]::new));
+		}
+		Options options = builder.build();
 		List<Measurement> measurements = new ArrayList<>();
 		try (PrintStream output = new PrintStream(Files.newOutputStream(log), true, StandardCharsets.UTF_8)) {
 			for (int round = 1; round <= rounds; round++) {
 				if (rounds > 1) {
 					log("Round " + round + " of " + rounds);
 				}
-				ChainedOptionsBuilder builder = new OptionsBuilder().include(this.settings.include())
-					.forks(Math.min(1, this.settings.forks()))
-					.warmupIterations(this.settings.warmupIterations())
-					.warmupTime(TimeValue.milliseconds(this.settings.warmupTime().toMillis()))
-					.measurementIterations(this.settings.iterations())
-					.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
-					.jvmArgs(jvmArgs.toArray(String[]::new))
-					.shouldFailOnError(true)
-					.timeout(TimeValue.minutes(5));
-				if (!this.settings.libraries().isEmpty()) {
-					builder.param("library", this.settings.libraries().toArray(String[]::new));
-				}
 				LoadRecorder recorder = new LoadRecorder(
 						OutputFormatFactory.createFormatInstance(output, VerboseMode.NORMAL));
-				Collection<RunResult> results = new Runner(builder.build(), recorder).run();
+				Collection<RunResult> results = new Runner(options, recorder).run();
 				measurements.addAll(Measurement.of(results, recorder::load));
 			}
 		}

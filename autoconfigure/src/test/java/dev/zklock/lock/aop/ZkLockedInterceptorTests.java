@@ -29,10 +29,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code @ZkLocked} methods called through their proxy, against a real ZooKeeper server.
@@ -139,9 +139,7 @@ class ZkLockedInterceptorTests {
 				assertThat(orders.skipOptional()).isEmpty();
 				assertThat(orders.skipReference()).isNull();
 				assertThat(orders.calls()).hasValue(0);
-				// a call that waited and gave up deletes its node in the background: it must go, soon
-				await().atMost(Duration.ofSeconds(5))
-					.untilAsserted(() -> assertThat(probe.nodes("busy")).as("no waiter's node left behind").isOne());
+				assertOnlyTheHolderRemainsSoon(probe, "busy");
 			}
 		});
 	}
@@ -168,9 +166,7 @@ class ZkLockedInterceptorTests {
 						assertThat(ex.getWaitTime()).isEqualTo(Duration.ofMillis(200));
 					});
 				assertThat(orders.calls()).hasValue(0);
-				// a call that waited and gave up deletes its node in the background: it must go, soon
-				await().atMost(Duration.ofSeconds(5))
-					.untilAsserted(() -> assertThat(probe.nodes("busy")).as("no waiter's node left behind").isOne());
+				assertOnlyTheHolderRemainsSoon(probe, "busy");
 			}
 		});
 	}
@@ -220,6 +216,15 @@ class ZkLockedInterceptorTests {
 	@ZkLocked(key = "'reports'", mode = LockMode.SHARED)
 	@interface ReportLock {
 
+	}
+
+	/**
+	 * A call that waited and gave up deletes its node in the background: it must go, soon, and
+	 * leave only the holder's.
+	 */
+	private static void assertOnlyTheHolderRemainsSoon(ZooKeeperProbe probe, String key) {
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(probe.nodes(key)).as("no waiter's node left behind").isOne());
 	}
 
 	interface Catalog {

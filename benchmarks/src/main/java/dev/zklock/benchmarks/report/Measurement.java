@@ -101,13 +101,18 @@ public record Measurement(String benchmark, String method, String library, Map<S
 	}
 
 	private Measurement followedBy(Measurement later) {
-		double other = Double.isNaN(this.load.otherProcessors()) ? later.load.otherProcessors()
-				: Double.isNaN(later.load.otherProcessors()) ? this.load.otherProcessors()
-						: Math.max(this.load.otherProcessors(), later.load.otherProcessors());
 		return new Measurement(this.benchmark, this.method, this.library, this.params, this.threads,
 				concat(this.throughput, later.throughput), concat(this.p50Micros, later.p50Micros),
 				concat(this.p99Micros, later.p99Micros), concat(this.averageNanos, later.averageNanos),
-				new Load(this.load.before(), later.load.after(), other));
+				new Load(this.load.before(), later.load.after(),
+						mostKnown(this.load.otherProcessors(), later.load.otherProcessors())));
+	}
+
+	private static double mostKnown(double first, double second) {
+		if (Double.isNaN(first)) {
+			return second;
+		}
+		return Double.isNaN(second) ? first : Math.max(first, second);
 	}
 
 	private static List<Double> concat(List<Double> first, List<Double> second) {
