@@ -6,18 +6,20 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
+import dev.zklock.lock.ZooKeeperPort.NodeStat;
 
 /**
  * A lock node this instance holds, whether one call uses it, several calls in turn, or none (a
@@ -43,9 +45,9 @@ final class ActiveLock {
 
 	private final Instant since = Instant.now();
 
-	private final CuratorFramework client;
+	private final ZooKeeperPort port;
 
-	private final PauseMonitor pauseMonitor;
+	private final Pauses pauses;
 
 	private final LockCallListener listener;
 
@@ -59,7 +61,7 @@ final class ActiveLock {
 
 	private volatile String reason = "";
 
-	private volatile long confirmedAt = System.nanoTime();
+	private volatile long confirmedAt;
 
 	private long latestToken;
 
@@ -67,12 +69,13 @@ final class ActiveLock {
 	 * Create the state of a node that was just granted.
 	 * @param onChange told after every state change, outside this object's lock
 	 */
-	ActiveLock(String key, LockNode node, CuratorFramework client, PauseMonitor pauseMonitor,
-			LockCallListener listener, Runnable onChange) {
+	ActiveLock(String key, LockNode node, ZooKeeperPort port, Pauses pauses, LockCallListener listener,
+			Runnable onChange) {
 		this.key = key;
 		this.node = node;
-		this.client = client;
-		this.pauseMonitor = pauseMonitor;
+		this.port = port;
+		this.pauses = pauses;
+		this.confirmedAt = port.nanoTime();
 		this.listener = listener;
 		this.onChange = onChange;
 		this.latestToken = node.grantToken();
@@ -122,7 +125,7 @@ final class ActiveLock {
 		if (this.state != State.VALID) {
 			return false;
 		}
-		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
+		if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {
 			return true;
 		}
 		return confirm();
@@ -136,12 +139,11 @@ final class ActiveLock {
 		if (this.state != State.VALID) {
 			return CompletableFuture.completedFuture(false);
 		}
-		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
+		if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {
 			return CompletableFuture.completedFuture(true);
 		}
-		long started = System.nanoTime();
-		return NodeConfirmation.nodeStatAsync(this.client, this.node.path())
-			.orTimeout(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+		long started = this.port.nanoTime();
+		return within(nodeStat())
 			.handle((stat, ex) -> (ex != null) ? inDoubtAfterPause() : confirmed(stat, started));
 	}
 
@@ -163,9 +165,9 @@ final class ActiveLock {
 		}
 		this.tokenLock.lock();
 		try {
-			Stat stat;
+			NodeStat stat;
 			try {
-				stat = NodeConfirmation.write(this.client, this.node.path(), CONFIRM_TIMEOUT);
+				stat = await(write());
 			}
 			catch (KeeperException.NoNodeException ex) {
 				lose("its node is gone from ZooKeeper", false);
@@ -193,8 +195,7 @@ final class ActiveLock {
 			if (!valid) {
 				return CompletableFuture.failedFuture(new LockLostException(this.key, this.reason));
 			}
-			return NodeConfirmation.writeAsync(this.client, this.node.path())
-				.orTimeout(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+			return within(write())
 				.handle((stat, ex) -> {
 					if (ex == null) {
 						return tokenWritten(stat);
@@ -209,12 +210,12 @@ final class ActiveLock {
 		});
 	}
 
-	private long tokenWritten(Stat stat) {
+	private long tokenWritten(NodeStat stat) {
 		this.tokenLock.lock();
 		try {
-			this.latestToken = Math.max(this.latestToken, stat.getMzxid());
-			this.confirmedAt = System.nanoTime() - 1;
-			return stat.getMzxid();
+			this.latestToken = Math.max(this.latestToken, stat.mzxid());
+			this.confirmedAt = this.port.nanoTime() - 1;
+			return stat.mzxid();
 		}
 		finally {
 			this.tokenLock.unlock();
@@ -271,9 +272,9 @@ final class ActiveLock {
 	}
 
 	private boolean confirm() {
-		long started = System.nanoTime();
+		long started = this.port.nanoTime();
 		try {
-			return confirmed(NodeConfirmation.nodeStat(this.client, this.node.path(), CONFIRM_TIMEOUT), started);
+			return confirmed(await(nodeStat()), started);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -284,8 +285,8 @@ final class ActiveLock {
 		}
 	}
 
-	private boolean confirmed(@Nullable Stat stat, long started) {
-		if (stat == null || stat.getEphemeralOwner() != this.node.sessionId()) {
+	private boolean confirmed(@Nullable NodeStat stat, long started) {
+		if (stat == null || stat.ephemeralOwner() != this.node.sessionId()) {
 			lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
 			return false;
 		}
@@ -301,6 +302,61 @@ final class ActiveLock {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Write our own node: its new {@code mzxid} is later than every change seen before.
+	 */
+	private CompletableFuture<NodeStat> write() {
+		CompletableFuture<NodeStat> answer = new CompletableFuture<>();
+		this.port.touch(this.node.path(), (rc, stat) -> {
+			if (rc == Code.OK && stat != null) {
+				answer.complete(stat);
+			}
+			else {
+				answer.completeExceptionally(KeeperException.create(rc, this.node.path()));
+			}
+		});
+		return answer;
+	}
+
+	/**
+	 * Ask the ensemble's leader for our node's stat: {@code null} if it is gone.
+	 */
+	private CompletableFuture<@Nullable NodeStat> nodeStat() {
+		CompletableFuture<@Nullable NodeStat> answer = new CompletableFuture<>();
+		this.port.syncAndRead(this.node.path(), (rc, stat) -> {
+			if (rc == Code.OK) {
+				answer.complete(stat);
+			}
+			else if (rc == Code.NONODE) {
+				answer.complete(null);
+			}
+			else {
+				answer.completeExceptionally(KeeperException.create(rc, this.node.path()));
+			}
+		});
+		return answer;
+	}
+
+	/**
+	 * Return the answer, failed with a {@link TimeoutException} if it has not come within the
+	 * confirmation timeout (on the port's clock).
+	 */
+	private <T> CompletableFuture<T> within(CompletableFuture<T> answer) {
+		ZooKeeperPort.Timer timer = this.port.schedule(() -> answer.completeExceptionally(new TimeoutException()),
+				CONFIRM_TIMEOUT.toNanos());
+		answer.whenComplete((value, ex) -> timer.cancel());
+		return answer;
+	}
+
+	private static <T> T await(CompletableFuture<T> answer) throws Exception {
+		try {
+			return answer.get(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
 	}
 
 }

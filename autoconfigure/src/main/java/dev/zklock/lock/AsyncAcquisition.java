@@ -6,7 +6,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
@@ -204,7 +203,7 @@ final class AsyncAcquisition {
 
 		private final LocalRequest request;
 
-		private volatile @Nullable ScheduledFuture<?> timer;
+		private volatile ZooKeeperPort.@Nullable Timer timer;
 
 		Step(KeyLock keyLock, LocalRequest request) {
 			this.keyLock = keyLock;
@@ -212,14 +211,13 @@ final class AsyncAcquisition {
 		}
 
 		void schedule(long nanos) {
-			this.timer = AsyncAcquisition.this.engine.scheduler()
-				.schedule(() -> timeCheck(this), nanos, TimeUnit.NANOSECONDS);
+			this.timer = AsyncAcquisition.this.engine.port().schedule(() -> timeCheck(this), nanos);
 		}
 
 		void cancelTimer() {
-			ScheduledFuture<?> current = this.timer;
+			ZooKeeperPort.Timer current = this.timer;
 			if (current != null) {
-				current.cancel(false);
+				current.cancel();
 			}
 		}
 

@@ -22,12 +22,14 @@ final class AsyncRelease {
 	 */
 	static CompletableFuture<@Nullable Void> release(List<Hold> holds) {
 		List<CompletableFuture<Void>> deletes = new ArrayList<>();
+		ZooKeeperPort port = null;
 		for (int i = holds.size() - 1; i >= 0; i--) {
 			Hold hold = holds.get(i);
 			KeyLock keyLock = hold.keyLock();
 			if (keyLock == null) {
 				throw new IllegalStateException("An asynchronous call holds a node of its own on key '" + hold.key() + "'");
 			}
+			port = keyLock.port();
 			CompletableFuture<Void> deleted = keyLock.release(hold);
 			if (deleted != null) {
 				deletes.add(deleted);
@@ -36,8 +38,11 @@ final class AsyncRelease {
 		if (deletes.isEmpty()) {
 			return CompletableFuture.completedFuture(null);
 		}
-		return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new))
-			.completeOnTimeout(null, LockRecipe.RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+		CompletableFuture<@Nullable Void> all = CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new));
+		ZooKeeperPort.Timer timer = port.schedule(() -> all.complete(null),
+				TimeUnit.MILLISECONDS.toNanos(LockRecipe.RELEASE_WAIT_MILLIS));
+		all.whenComplete((done, ex) -> timer.cancel());
+		return all;
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * When an acquisition gives up, on the monotonic clock.
@@ -20,6 +21,8 @@ final class Deadline {
 
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
+	private final LongSupplier clock;
+
 	private final long start;
 
 	private final long end;
@@ -28,15 +31,23 @@ final class Deadline {
 
 	private final Duration waitTime;
 
-	private Deadline(Duration waitTime) {
-		this.start = System.nanoTime();
+	private Deadline(Duration waitTime, LongSupplier clock) {
+		this.clock = clock;
+		this.start = clock.getAsLong();
 		this.waitTime = waitTime;
 		this.forever = waitTime.isNegative();
 		this.end = this.forever ? Long.MAX_VALUE : this.start + saturatedNanos(waitTime);
 	}
 
 	static Deadline after(Duration waitTime) {
-		return new Deadline(waitTime);
+		return new Deadline(waitTime, System::nanoTime);
+	}
+
+	/**
+	 * Return the deadline of a wait on the given clock (the simulator's, in tests).
+	 */
+	static Deadline after(Duration waitTime, LongSupplier clock) {
+		return new Deadline(waitTime, clock);
 	}
 
 	/**
@@ -58,11 +69,11 @@ final class Deadline {
 	 * Return the time left to wait for the lock, zero when it has passed.
 	 */
 	long remainingNanos() {
-		return this.forever ? Long.MAX_VALUE : Math.max(0, this.end - System.nanoTime());
+		return this.forever ? Long.MAX_VALUE : Math.max(0, this.end - this.clock.getAsLong());
 	}
 
 	boolean hasPassed() {
-		return !this.forever && this.end - System.nanoTime() <= 0;
+		return !this.forever && this.end - this.clock.getAsLong() <= 0;
 	}
 
 	/**
@@ -74,7 +85,7 @@ final class Deadline {
 		if (this.forever) {
 			return Long.MAX_VALUE;
 		}
-		long now = System.nanoTime();
+		long now = this.clock.getAsLong();
 		long requestEnd = Math.max(this.end, this.start + MIN_REQUEST_NANOS);
 		return Math.max(0, requestEnd - now);
 	}

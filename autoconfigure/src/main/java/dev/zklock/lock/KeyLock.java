@@ -5,12 +5,9 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
@@ -59,7 +56,7 @@ final class KeyLock {
 
 	private boolean kept;
 
-	private @Nullable ScheduledFuture<?> idleTimer;
+	private ZooKeeperPort.@Nullable Timer idleTimer;
 
 	private @Nullable CompletableFuture<Void> lastDelete;
 
@@ -73,6 +70,10 @@ final class KeyLock {
 
 	String key() {
 		return this.key;
+	}
+
+	ZooKeeperPort port() {
+		return this.locks.port();
 	}
 
 	/**
@@ -276,7 +277,7 @@ final class KeyLock {
 		}
 		LockSettings settings = this.locks.settings();
 		return this.grantsSinceOthers < settings.handoffMaxGrants()
-				&& System.nanoTime() - this.othersSeenAt < settings.handoffMaxTime().toNanos();
+				&& this.locks.port().nanoTime() - this.othersSeenAt < settings.handoffMaxTime().toNanos();
 	}
 
 	private void settleIdleNode(ActiveLock current) {
@@ -309,10 +310,10 @@ final class KeyLock {
 	private void unkeep() {
 		this.kept = false;
 		this.locks.releaseKept();
-		ScheduledFuture<?> timer = this.idleTimer;
+		ZooKeeperPort.Timer timer = this.idleTimer;
 		this.idleTimer = null;
 		if (timer != null) {
-			timer.cancel(false);
+			timer.cancel();
 		}
 	}
 
@@ -325,7 +326,7 @@ final class KeyLock {
 			this.kept = false;
 			this.locks.releaseKept();
 			if (this.idleTimer != null) {
-				this.idleTimer.cancel(false);
+				this.idleTimer.cancel();
 				this.idleTimer = null;
 			}
 		}
@@ -333,8 +334,7 @@ final class KeyLock {
 		this.locks.guard().remove(released);
 		CompletableFuture<Void> deleted = new CompletableFuture<>();
 		this.lastDelete = deleted;
-		this.deferred.add(() -> LockNodes.delete(this.locks.client(), released.node().path(),
-				(client, event) -> deleted.complete(null)));
+		this.deferred.add(() -> this.locks.port().delete(released.node().path(), (rc, nothing) -> deleted.complete(null)));
 	}
 
 	/**
@@ -365,7 +365,7 @@ final class KeyLock {
 
 	private void startAcquisition(LockMode mode) {
 		NodeAcquisition[] self = new NodeAcquisition[1];
-		NodeAcquisition acquisition = new NodeAcquisition(this.locks.client(), this.keyPath, mode,
+		NodeAcquisition acquisition = new NodeAcquisition(this.locks.port(), this.keyPath, mode,
 				this.locks.keyNodes(), this.locks.stalls(), new NodeAcquisition.Outcome() {
 
 					@Override
@@ -399,26 +399,14 @@ final class KeyLock {
 			return;
 		}
 		this.watching = true;
-		Watcher watcher = (event) -> {
-			if (event.getType() != Watcher.Event.EventType.None) {
-				childrenChanged(current);
+		this.deferred.add(() -> this.locks.port().getChildren(this.keyPath, () -> childrenChanged(current), (rc, read) -> {
+			if (rc == Code.OK && read != null) {
+				childrenSeen(current, read.names());
 			}
-		};
-		this.deferred.add(() -> {
-			try {
-				this.locks.client().getChildren().usingWatcher(watcher).inBackground((client, event) -> {
-					if (event.getResultCode() == Code.OK.intValue()) {
-						childrenSeen(current, event.getChildren());
-					}
-					else {
-						watchFailed(current);
-					}
-				}).forPath(this.keyPath);
-			}
-			catch (Exception ex) {
+			else {
 				watchFailed(current);
 			}
-		});
+		}));
 	}
 
 	private int holders() {
@@ -431,7 +419,7 @@ final class KeyLock {
 		lock();
 		try {
 			if (acquisition != this.acquiring) {
-				this.deferred.add(() -> LockNodes.delete(this.locks.client(), granted.path(), null));
+				this.deferred.add(() -> this.locks.port().delete(granted.path(), null));
 				return;
 			}
 			this.acquiring = null;
@@ -512,14 +500,14 @@ final class KeyLock {
 				return;
 			}
 			List<String> sorted = LockNodes.sorted(children);
-			int ours = sorted.indexOf(ZKPaths.getNodeFromPath(current.node().path()));
+			int ours = sorted.indexOf(LockNodes.name(current.node().path()));
 			if (ours < 0) {
 				this.deferred.add(() -> current.lose("its node is gone from ZooKeeper", false));
 				return;
 			}
 			if (LockNodes.hasConflictingSuccessor(sorted, ours, current.mode()) && !this.othersWait) {
 				this.othersWait = true;
-				this.othersSeenAt = System.nanoTime();
+				this.othersSeenAt = this.locks.port().nanoTime();
 				this.grantsSinceOthers = 0;
 				if (this.kept) {
 					this.locks.releasedOnRequest();

@@ -4,17 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-import org.apache.curator.framework.CuratorFramework;
-
 /**
- * The keys this instance uses now, each a {@link KeyLock}, and what they share: the client, the
- * settings, the connection's guard, the scheduler, and the bound on kept keys. A key is here only
+ * The keys this instance uses now, each a {@link KeyLock}, and what they share: the port to
+ * ZooKeeper, the settings, the connection's guard, and the bound on kept keys. A key is here only
  * while it has calls, holders or a node, so the map does not grow with the number of keys ever
  * used.
  */
@@ -22,7 +17,7 @@ final class KeyLocks {
 
 	private final Map<String, KeyLock> keys = new ConcurrentHashMap<>();
 
-	private final CuratorFramework client;
+	private final ZooKeeperPort port;
 
 	private final LockSettings settings;
 
@@ -30,11 +25,9 @@ final class KeyLocks {
 
 	private final Stalls stalls;
 
-	private final ScheduledExecutorService scheduler;
-
 	private final SessionGuard guard;
 
-	private final PauseMonitor pauseMonitor;
+	private final Pauses pauses;
 
 	private final LockCallListener listener;
 
@@ -46,16 +39,14 @@ final class KeyLocks {
 
 	private final LongAdder releasesOnRequest = new LongAdder();
 
-	KeyLocks(CuratorFramework client, LockSettings settings, KeyNodes keyNodes, Stalls stalls,
-			ScheduledExecutorService scheduler, SessionGuard guard, PauseMonitor pauseMonitor,
-			LockCallListener listener) {
-		this.client = client;
+	KeyLocks(ZooKeeperPort port, LockSettings settings, KeyNodes keyNodes, Stalls stalls, SessionGuard guard,
+			Pauses pauses, LockCallListener listener) {
+		this.port = port;
 		this.settings = settings;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
-		this.scheduler = scheduler;
 		this.guard = guard;
-		this.pauseMonitor = pauseMonitor;
+		this.pauses = pauses;
 		this.listener = listener;
 	}
 
@@ -71,8 +62,8 @@ final class KeyLocks {
 	 * Start tracking a node that was just granted.
 	 */
 	ActiveLock activate(String key, LockNode node, Runnable onChange) {
-		ActiveLock lock = new ActiveLock(key, node, this.client, this.pauseMonitor, this.listener, onChange);
-		this.guard.add(lock, this.client);
+		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, onChange);
+		this.guard.add(lock, this.port);
 		return lock;
 	}
 
@@ -127,20 +118,20 @@ final class KeyLocks {
 		return keys;
 	}
 
-	ScheduledFuture<?> schedule(Runnable task, long nanos) {
-		return this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
+	ZooKeeperPort.Timer schedule(Runnable task, long nanos) {
+		return this.port.schedule(task, nanos);
 	}
 
 	void later(Runnable task) {
-		this.scheduler.execute(task);
+		this.port.execute(task);
 	}
 
 	void close() {
 		this.keys.values().forEach(KeyLock::close);
 	}
 
-	CuratorFramework client() {
-		return this.client;
+	ZooKeeperPort port() {
+		return this.port;
 	}
 
 	LockSettings settings() {

@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -29,13 +30,13 @@ public final class LockEngine implements AutoCloseable {
 
 	private static final int PATH_CACHE_SIZE = 1024;
 
-	private final CuratorFramework client;
+	private final ZooKeeperPort port;
 
 	private final LockSettings settings;
 
-	private final RequestWatchdog watchdog = new RequestWatchdog();
+	private final @Nullable PauseMonitor pauseMonitor;
 
-	private final PauseMonitor pauseMonitor;
+	private final Pauses pauses;
 
 	private final SessionGuard guard;
 
@@ -69,19 +70,37 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener,
 			LockSettings settings) {
-		this.client = client;
+		this(LockScheduler.create(), (scheduler) -> new CuratorPort(client, scheduler), PauseMonitor.forClient(client),
+				ZKPaths.makePath(basePath, ""), interruptOnLost, listener, settings);
+	}
+
+	/**
+	 * Create an engine on any port to ZooKeeper: the deterministic simulator's, in tests.
+	 * @param port the port
+	 * @param pauses tells of process pauses, on the port's clock
+	 * @param basePath the path under which each key gets its node, normalised
+	 */
+	LockEngine(ZooKeeperPort port, Pauses pauses, String basePath, boolean interruptOnLost, LockCallListener listener,
+			LockSettings settings) {
+		this(LockScheduler.create(), (scheduler) -> port, null, basePath, interruptOnLost, listener, settings);
+	}
+
+	private LockEngine(ScheduledExecutorService scheduler, Function<ScheduledExecutorService, ZooKeeperPort> port,
+			@Nullable PauseMonitor pauseMonitor, String basePath, boolean interruptOnLost, LockCallListener listener,
+			LockSettings settings) {
+		this.scheduler = scheduler;
+		this.port = port.apply(scheduler);
 		this.listener = listener;
 		this.settings = settings;
-		this.pauseMonitor = PauseMonitor.forClient(client);
-		this.scheduler = LockScheduler.create();
-		Stalls stalls = new Stalls(client, this.scheduler);
+		this.pauseMonitor = pauseMonitor;
+		this.pauses = (pauseMonitor != null) ? pauseMonitor : (since) -> false;
+		Stalls stalls = new Stalls(this.port);
 		KeyNodes keyNodes = new KeyNodes();
-		this.guard = new SessionGuard(interruptOnLost, stalls);
-		this.recipe = new LockRecipe(client, this.watchdog, keyNodes, stalls);
-		this.keyLocks = new KeyLocks(client, settings, keyNodes, stalls, this.scheduler, this.guard, this.pauseMonitor,
-				listener);
-		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> ZKPaths.makePath(basePath, LockKeys.encode(key)));
-		client.getConnectionStateListenable().addListener(this.guard);
+		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
+		this.recipe = new LockRecipe(this.port, keyNodes, stalls);
+		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener);
+		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> LockNodes.path(basePath, LockKeys.encode(key)));
+		this.port.addConnectionListener(this.guard);
 	}
 
 	/**
@@ -130,7 +149,8 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public CompletableFuture<@Nullable Acquisition> acquireAsync(List<String> orderedKeys, LockMode mode,
 			Duration waitTime, Executor executor) {
-		return new AsyncAcquisition(this, orderedKeys, mode, Deadline.after(waitTime), executor).start();
+		return new AsyncAcquisition(this, orderedKeys, mode, Deadline.after(waitTime, this.port::nanoTime), executor)
+			.start();
 	}
 
 	/**
@@ -239,8 +259,8 @@ public final class LockEngine implements AutoCloseable {
 		return this.paths.get(key);
 	}
 
-	ScheduledExecutorService scheduler() {
-		return this.scheduler;
+	ZooKeeperPort port() {
+		return this.port;
 	}
 
 	boolean isConnected() {
@@ -251,7 +271,7 @@ public final class LockEngine implements AutoCloseable {
 		return this.recipe.unreachable(key, deadline);
 	}
 
-	PauseMonitor pauseMonitor() {
+	@Nullable PauseMonitor pauseMonitor() {
 		return this.pauseMonitor;
 	}
 
@@ -287,11 +307,11 @@ public final class LockEngine implements AutoCloseable {
 		if (node == null) {
 			return null;
 		}
-		ActiveLock lock = new ActiveLock(key, node, this.client, this.pauseMonitor, this.listener, () -> {
+		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, () -> {
 		});
 		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
 		lock.added(hold);
-		this.guard.add(lock, this.client);
+		this.guard.add(lock, this.port);
 		return hold;
 	}
 
@@ -387,9 +407,10 @@ public final class LockEngine implements AutoCloseable {
 	@Override
 	public void close() {
 		this.keyLocks.close();
-		this.client.getConnectionStateListenable().removeListener(this.guard);
-		this.pauseMonitor.close();
-		this.watchdog.close();
+		this.port.removeConnectionListener(this.guard);
+		if (this.pauseMonitor != null) {
+			this.pauseMonitor.close();
+		}
 		this.scheduler.shutdown();
 	}
 

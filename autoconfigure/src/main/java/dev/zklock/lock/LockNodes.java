@@ -3,13 +3,7 @@ package dev.zklock.lock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
@@ -20,8 +14,6 @@ import dev.zklock.LockMode;
  * protected-mode prefix), ordered by their sequence suffix.
  */
 final class LockNodes {
-
-	private static final Log logger = LogFactory.getLog(LockNodes.class);
 
 	static final String READ = "__READ__";
 
@@ -34,18 +26,6 @@ final class LockNodes {
 
 	static String marker(LockMode mode) {
 		return (mode == LockMode.EXCLUSIVE) ? WRITE : READ;
-	}
-
-	/**
-	 * Return a new id for a protected-mode name: a random UUID, from a random source that never
-	 * reads a file (unlike {@link UUID#randomUUID()}), so that a non-blocking thread may start a
-	 * lock request. The id needs to be unique among this client's creates, not unguessable.
-	 */
-	static String newProtectedId() {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
-		long most = (random.nextLong() & ~0xf000L) | 0x4000L;
-		long least = (random.nextLong() & ~(0xc0L << 56)) | (0x80L << 56);
-		return new UUID(most, least).toString();
 	}
 
 	static String protectedPrefix(String id) {
@@ -111,33 +91,25 @@ final class LockNodes {
 	}
 
 	/**
-	 * Return the client's current session id, or 0 when it has none.
+	 * Return the path of a child.
 	 */
-	static long sessionId(CuratorFramework client) {
-		try {
-			return client.getZookeeperClient().getZooKeeper().getSessionId();
-		}
-		catch (Exception ex) {
-			return 0;
-		}
+	static String path(String parent, String child) {
+		return parent.endsWith("/") ? parent + child : parent + "/" + child;
 	}
 
 	/**
-	 * Delete a lock node in the background, guaranteed: Curator retries after a reconnect, and
-	 * the node goes with its session in any case.
-	 * @param done told when the server answered, or {@code null}
+	 * Return the last name of a path.
 	 */
-	static void delete(CuratorFramework client, String path, @Nullable BackgroundCallback done) {
-		try {
-			client.delete().guaranteed().inBackground((c, event) -> {
-				if (done != null) {
-					done.processResult(c, event);
-				}
-			}).forPath(path);
-		}
-		catch (Exception ex) {
-			logger.warn("Could not delete lock node " + path + "; it goes with its session", ex);
-		}
+	static String name(String path) {
+		return path.substring(path.lastIndexOf('/') + 1);
+	}
+
+	/**
+	 * Return the parent of a path ({@code /} for a top-level node).
+	 */
+	static String parent(String path) {
+		int slash = path.lastIndexOf('/');
+		return (slash <= 0) ? "/" : path.substring(0, slash);
 	}
 
 }

@@ -10,13 +10,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
-import dev.zklock.lock.RequestWatchdog.RequestTimeoutException;
+import dev.zklock.lock.ZooKeeperPort.Children;
 
 /**
  * One lock node per call (the recipe when local handoff is off): the calling thread waits for a
@@ -31,17 +30,14 @@ final class LockRecipe {
 	 */
 	static final long RELEASE_WAIT_MILLIS = 2000;
 
-	private final CuratorFramework client;
-
-	private final RequestWatchdog watchdog;
+	private final ZooKeeperPort port;
 
 	private final KeyNodes keyNodes;
 
 	private final Stalls stalls;
 
-	LockRecipe(CuratorFramework client, RequestWatchdog watchdog, KeyNodes keyNodes, Stalls stalls) {
-		this.client = client;
-		this.watchdog = watchdog;
+	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls) {
+		this.port = port;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
 	}
@@ -63,7 +59,7 @@ final class LockRecipe {
 		}
 		CompletableFuture<@Nullable LockNode> result = new CompletableFuture<>();
 		AtomicBoolean waitsForOthers = new AtomicBoolean();
-		NodeAcquisition acquisition = new NodeAcquisition(this.client, keyPath, waiter.mode(), this.keyNodes,
+		NodeAcquisition acquisition = new NodeAcquisition(this.port, keyPath, waiter.mode(), this.keyNodes,
 				this.stalls, new NodeAcquisition.Outcome() {
 
 					@Override
@@ -114,7 +110,7 @@ final class LockRecipe {
 	 */
 	void release(LockNode node, boolean awaitServer) {
 		CountDownLatch deleted = new CountDownLatch(1);
-		LockNodes.delete(this.client, node.path(), (c, event) -> deleted.countDown());
+		this.port.delete(node.path(), (rc, nothing) -> deleted.countDown());
 		if (!awaitServer || !isConnected()) {
 			return;
 		}
@@ -158,22 +154,33 @@ final class LockRecipe {
 	 * delete, for the common "skip if another instance holds it" call.
 	 */
 	boolean visiblyHeld(String keyPath, Waiter waiter, Deadline deadline) throws InterruptedException {
+		CompletableFuture<Children> read = new CompletableFuture<>();
+		this.port.getChildren(keyPath, null, (rc, children) -> {
+			if (rc == Code.OK && children != null) {
+				read.complete(children);
+			}
+			else if (rc == Code.NONODE) {
+				read.complete(new Children(List.of(), 0));
+			}
+			else {
+				read.completeExceptionally(new ZkLockException("Could not obtain the lock on key '" + waiter.key()
+						+ "': " + rc));
+			}
+		});
 		List<String> children;
 		try {
-			children = this.watchdog.call(deadline.requestNanos(), () -> this.client.getChildren().forPath(keyPath));
+			long nanos = deadline.requestNanos();
+			children = ((nanos == Long.MAX_VALUE) ? read.get() : read.get(Math.max(0, nanos), TimeUnit.NANOSECONDS))
+				.names();
 		}
-		catch (KeeperException.NoNodeException ex) {
-			return false;
-		}
-		catch (RequestTimeoutException | KeeperException.ConnectionLossException
-				| KeeperException.SessionExpiredException ex) {
+		catch (TimeoutException ex) {
 			throw unreachable(waiter.key(), deadline);
 		}
-		catch (InterruptedException ex) {
-			throw ex;
-		}
-		catch (Exception ex) {
-			throw new ZkLockException("Could not obtain the lock on key '" + waiter.key() + "': " + ex, ex);
+		catch (ExecutionException ex) {
+			if (!isConnected()) {
+				throw unreachable(waiter.key(), deadline);
+			}
+			throw (ZkLockException) ex.getCause();
 		}
 		for (String child : children) {
 			if (LockNodes.isExclusive(child) || (waiter.mode() == LockMode.EXCLUSIVE && child.contains(LockNodes.READ))) {
@@ -184,23 +191,14 @@ final class LockRecipe {
 	}
 
 	boolean isConnected() {
-		return this.client.getZookeeperClient().isConnected();
+		return this.port.isConnected();
 	}
 
 	private void ensureConnected(String key, Deadline deadline) throws InterruptedException {
 		if (isConnected()) {
 			return;
 		}
-		boolean connected;
-		if (deadline.isForever()) {
-			this.client.blockUntilConnected();
-			connected = true;
-		}
-		else {
-			long millis = TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos());
-			connected = millis > 0 && this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, millis),
-					TimeUnit.MILLISECONDS);
-		}
+		boolean connected = this.port.awaitConnected(deadline.isForever() ? -1 : deadline.remainingNanos());
 		if (!connected) {
 			throw unreachable(key, deadline);
 		}
@@ -208,7 +206,7 @@ final class LockRecipe {
 
 	ZkLockException unreachable(String key, Deadline deadline) {
 		return new ZkLockException("ZooKeeper is unreachable at '"
-				+ this.client.getZookeeperClient().getCurrentConnectionString() + "': could not obtain the lock on key '"
+				+ this.port.connectString() + "': could not obtain the lock on key '"
 				+ key + "' within its wait time of " + deadline.waitTime().toMillis() + "ms");
 	}
 

@@ -6,19 +6,16 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.BackgroundCallback;
-import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.CuratorEventType;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.curator.framework.api.transaction.OperationType;
-import org.apache.curator.utils.ZKPaths;
-import org.apache.zookeeper.CreateMode;
+import java.util.function.Function;
+
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
+import dev.zklock.lock.ZooKeeperPort.Children;
+import dev.zklock.lock.ZooKeeperPort.Created;
+import dev.zklock.lock.ZooKeeperPort.KeyCreated;
+import dev.zklock.lock.ZooKeeperPort.Reply;
 
 /**
  * Obtains one lock node for a key, without blocking any thread: the create and the children
@@ -31,8 +28,6 @@ import dev.zklock.LockMode;
 final class NodeAcquisition {
 
 	private static final Log logger = LogFactory.getLog(NodeAcquisition.class);
-
-	private static final byte[] NO_DATA = new byte[0];
 
 	/**
 	 * Told how the acquisition ends. Called on a ZooKeeper event thread, outside any lock of the
@@ -60,7 +55,7 @@ final class NodeAcquisition {
 
 	}
 
-	private final CuratorFramework client;
+	private final ZooKeeperPort port;
 
 	private final String keyPath;
 
@@ -90,13 +85,13 @@ final class NodeAcquisition {
 
 	private final List<Runnable> pending = new ArrayList<>(1);
 
-	private @Nullable ChildrenRead earlyRead;
+	private @Nullable Children earlyRead;
 
 	private boolean toldMustWait;
 
-	NodeAcquisition(CuratorFramework client, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
+	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
 			Outcome outcome) {
-		this.client = client;
+		this.port = port;
 		this.keyPath = keyPath;
 		this.mode = mode;
 		this.keyNodes = keyNodes;
@@ -135,7 +130,7 @@ final class NodeAcquisition {
 		});
 		this.stalls.ended(this);
 		if (path[0] != null) {
-			LockNodes.delete(this.client, path[0], null);
+			this.port.delete(path[0], null);
 		}
 	}
 
@@ -147,7 +142,7 @@ final class NodeAcquisition {
 	 */
 	void recheck() {
 		locked(() -> {
-			long current = LockNodes.sessionId(this.client);
+			long current = this.port.sessionId();
 			switch (this.phase) {
 				case STALLED -> {
 					if (this.ourPath != null && current == this.sessionId) {
@@ -186,7 +181,7 @@ final class NodeAcquisition {
 
 	private void restart() {
 		this.generation++;
-		this.requestSession = LockNodes.sessionId(this.client);
+		this.requestSession = this.port.sessionId();
 		this.ourPath = null;
 		this.earlyRead = null;
 		this.transactionId = null;
@@ -206,72 +201,50 @@ final class NodeAcquisition {
 		}
 		this.phase = Phase.CREATING;
 		int gen = this.generation;
-		try {
-			this.client.create()
-				.withProtection()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.inBackground(callback(gen, this::created))
-				.forPath(ZKPaths.makePath(this.keyPath, LockNodes.marker(this.mode)), NO_DATA);
-			this.client.getChildren().inBackground(callback(gen, this::childrenRead)).forPath(this.keyPath);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)),
+				createReply(gen, this::created, Created::path));
+		this.port.getChildren(this.keyPath, null, reply(gen, this::childrenRead));
 	}
 
 	private void createWithKeyNode() {
 		this.phase = Phase.TRANSACTION;
-		String id = LockNodes.newProtectedId();
+		String id = this.port.newProtectedId();
 		this.transactionId = id;
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode);
-		try {
-			this.client.transaction()
-				.inBackground(callback(gen, this::transactionDone))
-				.forOperations(this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(this.keyPath),
-						this.client.transactionOp()
-							.create()
-							.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-							.forPath(ZKPaths.makePath(this.keyPath, name), NO_DATA),
-						this.client.transactionOp().setData().forPath(this.keyPath, NO_DATA));
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name),
+				createReply(gen, this::transactionDone, KeyCreated::lockNodePath));
 	}
 
-	private void created(CuratorEvent event) {
-		int rc = event.getResultCode();
-		if (rc == Code.NONODE.intValue()) {
+	private void created(Code rc, @Nullable Created created) {
+		if (rc == Code.NONODE) {
 			this.keyNodes.forget(this.keyPath);
 			this.generation++;
 			createWithKeyNode();
 			return;
 		}
-		if (rc != Code.OK.intValue()) {
+		if (rc != Code.OK || created == null) {
 			stall(rc);
 			return;
 		}
-		this.ourPath = event.getName();
-		this.sessionId = (event.getStat() != null) ? event.getStat().getEphemeralOwner() : LockNodes.sessionId(this.client);
+		this.ourPath = created.path();
+		this.sessionId = (created.owner() != 0) ? created.owner() : this.port.sessionId();
 		this.phase = Phase.READING;
-		ChildrenRead early = this.earlyRead;
+		Children early = this.earlyRead;
 		this.earlyRead = null;
 		if (early != null) {
 			evaluate(early);
 		}
 	}
 
-	private void childrenRead(CuratorEvent event) {
-		int rc = event.getResultCode();
-		if (rc == Code.NONODE.intValue() && this.phase == Phase.CREATING) {
+	private void childrenRead(Code rc, @Nullable Children read) {
+		if (rc == Code.NONODE && this.phase == Phase.CREATING) {
 			return; // the create fails too, and says what to do
 		}
-		if (rc != Code.OK.intValue()) {
+		if (rc != Code.OK || read == null) {
 			stall(rc);
 			return;
 		}
-		ChildrenRead read = new ChildrenRead(event.getChildren(), event.getStat().getPzxid());
 		if (this.phase == Phase.CREATING) {
 			this.earlyRead = read;
 			return;
@@ -279,9 +252,8 @@ final class NodeAcquisition {
 		evaluate(read);
 	}
 
-	private void transactionDone(CuratorEvent event) {
-		int rc = event.getResultCode();
-		if (rc == Code.NODEEXISTS.intValue()) {
+	private void transactionDone(Code rc, @Nullable KeyCreated created) {
+		if (rc == Code.NODEEXISTS) {
 			// Another instance created the key node first (or an earlier try of ours succeeded
 			// before its reply was lost: evaluate() then finds that node by its id and removes it).
 			this.keyNodes.remember(this.keyPath);
@@ -289,109 +261,81 @@ final class NodeAcquisition {
 			createAndRead();
 			return;
 		}
-		if (rc == Code.NONODE.intValue()) {
+		if (rc == Code.NONODE) {
 			createBasePathThenRetry();
 			return;
 		}
-		if (rc != Code.OK.intValue()) {
+		if (rc != Code.OK || created == null) {
 			stall(rc);
 			return;
 		}
-		String path = null;
-		long token = 0;
-		for (CuratorTransactionResult result : event.getOpResults()) {
-			if (result.getType() == OperationType.CREATE && !this.keyPath.equals(result.getForPath())) {
-				path = result.getResultPath();
-			}
-			else if (result.getType() == OperationType.SET_DATA && result.getResultStat() != null) {
-				token = result.getResultStat().getMzxid();
-			}
-		}
+		String path = created.lockNodePath().isEmpty() ? null : created.lockNodePath();
+		long token = created.zxid();
 		this.keyNodes.remember(this.keyPath);
 		if (path == null || token == 0) {
 			logger.warn("Unexpected transaction result for " + this.keyPath + "; reading the key's nodes");
 			this.ourPath = path;
-			this.sessionId = LockNodes.sessionId(this.client);
+			this.sessionId = this.port.sessionId();
 			read();
 			return;
 		}
 		this.ourPath = path;
-		this.sessionId = LockNodes.sessionId(this.client);
+		this.sessionId = this.port.sessionId();
 		grant(token);
 	}
 
 	private void findTransactionNode() {
 		this.phase = Phase.READING;
 		int gen = this.generation;
-		try {
-			this.client.getChildren().inBackground(callback(gen, (event) -> {
-				if (event.getResultCode() == Code.NONODE.intValue()) {
-					restart();
+		this.port.getChildren(this.keyPath, null, reply(gen, (rc, read) -> {
+			if (rc == Code.NONODE) {
+				restart();
+				return;
+			}
+			if (rc != Code.OK || read == null) {
+				stall(rc);
+				return;
+			}
+			String prefix = LockNodes.protectedPrefix(this.transactionId);
+			for (String child : read.names()) {
+				if (child.startsWith(prefix)) {
+					this.ourPath = LockNodes.path(this.keyPath, child);
+					this.sessionId = this.port.sessionId();
+					this.transactionId = null;
+					evaluate(read);
 					return;
 				}
-				if (event.getResultCode() != Code.OK.intValue()) {
-					stall(event.getResultCode());
-					return;
-				}
-				String prefix = LockNodes.protectedPrefix(this.transactionId);
-				for (String child : event.getChildren()) {
-					if (child.startsWith(prefix)) {
-						this.ourPath = ZKPaths.makePath(this.keyPath, child);
-						this.sessionId = LockNodes.sessionId(this.client);
-						this.transactionId = null;
-						evaluate(new ChildrenRead(event.getChildren(), event.getStat().getPzxid()));
-						return;
-					}
-				}
-				this.transactionId = null;
-				this.generation++;
-				createAndRead();
-			})).forPath(this.keyPath);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+			}
+			this.transactionId = null;
+			this.generation++;
+			createAndRead();
+		}));
 	}
 
 	private void createBasePathThenRetry() {
 		int gen = this.generation;
-		String basePath = ZKPaths.getPathAndNode(this.keyPath).getPath();
-		try {
-			this.client.create()
-				.creatingParentContainersIfNeeded()
-				.withMode(CreateMode.CONTAINER)
-				.inBackground(callback(gen, (event) -> {
-					int rc = event.getResultCode();
-					if (rc == Code.OK.intValue() || rc == Code.NODEEXISTS.intValue()) {
-						this.generation++;
-						createWithKeyNode();
-					}
-					else {
-						stall(rc);
-					}
-				}))
-				.forPath(basePath);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+		String basePath = LockNodes.parent(this.keyPath);
+		this.port.createContainers(basePath, reply(gen, (rc, nothing) -> {
+			if (rc == Code.OK || rc == Code.NODEEXISTS) {
+				this.generation++;
+				createWithKeyNode();
+			}
+			else {
+				stall(rc);
+			}
+		}));
 	}
 
 	private void read() {
 		this.phase = Phase.READING;
 		int gen = this.generation;
-		try {
-			this.client.getChildren().inBackground(callback(gen, this::childrenRead)).forPath(this.keyPath);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+		this.port.getChildren(this.keyPath, null, reply(gen, this::childrenRead));
 	}
 
-	private void evaluate(ChildrenRead read) {
-		removeAbandonedTransactionNode(read.children());
-		String ourName = ZKPaths.getNodeFromPath(this.ourPath);
-		List<String> children = LockNodes.sorted(read.children());
+	private void evaluate(Children read) {
+		removeAbandonedTransactionNode(read.names());
+		String ourName = LockNodes.name(this.ourPath);
+		List<String> children = LockNodes.sorted(read.names());
 		int ours = children.indexOf(ourName);
 		if (ours < 0) {
 			checkOurNodeThenRead();
@@ -406,7 +350,7 @@ final class NodeAcquisition {
 			this.toldMustWait = true;
 			deliver(this.outcome::mustWait);
 		}
-		watch(ZKPaths.makePath(this.keyPath, predecessor));
+		watch(LockNodes.path(this.keyPath, predecessor));
 	}
 
 	private void removeAbandonedTransactionNode(List<String> children) {
@@ -416,7 +360,7 @@ final class NodeAcquisition {
 		String prefix = LockNodes.protectedPrefix(this.abandonedId);
 		for (String child : children) {
 			if (child.startsWith(prefix)) {
-				LockNodes.delete(this.client, ZKPaths.makePath(this.keyPath, child), null);
+				this.port.delete(LockNodes.path(this.keyPath, child), null);
 			}
 		}
 		this.abandonedId = null;
@@ -424,46 +368,31 @@ final class NodeAcquisition {
 
 	private void checkOurNodeThenRead() {
 		int gen = this.generation;
-		try {
-			this.client.checkExists().inBackground(callback(gen, (event) -> {
-				if (event.getResultCode() == Code.NONODE.intValue()) {
-					logger.debug("Lock node " + this.ourPath + " vanished with its session; requesting the lock again");
-					restart();
-				}
-				else if (event.getResultCode() == Code.OK.intValue()) {
-					read();
-				}
-				else {
-					stall(event.getResultCode());
-				}
-			})).forPath(this.ourPath);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+		this.port.exists(this.ourPath, null, reply(gen, (rc, stat) -> {
+			if (rc == Code.NONODE) {
+				logger.debug("Lock node " + this.ourPath + " vanished with its session; requesting the lock again");
+				restart();
+			}
+			else if (rc == Code.OK) {
+				read();
+			}
+			else {
+				stall(rc);
+			}
+		}));
 	}
 
 	private void watch(String predecessor) {
 		this.phase = Phase.WATCHING;
 		int gen = this.generation;
-		Watcher watcher = (event) -> {
-			if (event.getType() != Watcher.Event.EventType.None) {
-				onEvent(gen, this::read);
+		this.port.exists(predecessor, () -> onEvent(gen, this::read), reply(gen, (rc, stat) -> {
+			if (rc == Code.NONODE) {
+				read();
 			}
-		};
-		try {
-			this.client.checkExists().usingWatcher(watcher).inBackground(callback(gen, (event) -> {
-				if (event.getResultCode() == Code.NONODE.intValue()) {
-					read();
-				}
-				else if (event.getResultCode() != Code.OK.intValue()) {
-					stall(event.getResultCode());
-				}
-			})).forPath(predecessor);
-		}
-		catch (Exception ex) {
-			stall(ex);
-		}
+			else if (rc != Code.OK) {
+				stall(rc);
+			}
+		}));
 	}
 
 	private void grant(long token) {
@@ -473,8 +402,8 @@ final class NodeAcquisition {
 		deliver(() -> this.outcome.granted(node));
 	}
 
-	private void stall(int rc) {
-		stall(new IllegalStateException(Code.get(rc).name()));
+	private void stall(Code rc) {
+		stall(new IllegalStateException(rc.name()));
 	}
 
 	private void stall(Exception ex) {
@@ -510,44 +439,34 @@ final class NodeAcquisition {
 		ready.forEach(Runnable::run);
 	}
 
-	private BackgroundCallback callback(int gen, Step step) {
-		return (client, event) -> {
-			if ((event.getType() == CuratorEventType.CREATE || event.getType() == CuratorEventType.TRANSACTION)
-					&& event.getResultCode() == Code.OK.intValue()) {
-				onCreated(gen, event, step);
+	private <T> Reply<T> reply(int gen, Step<T> step) {
+		return (rc, value) -> onEvent(gen, () -> step.handle(rc, value));
+	}
+
+	/**
+	 * The reply of a create: a node created for a try that is over is deleted at once.
+	 */
+	private <T> Reply<T> createReply(int gen, Step<T> step, Function<T, String> createdPath) {
+		return (rc, value) -> {
+			if (rc != Code.OK || value == null) {
+				onEvent(gen, () -> step.handle(rc, value));
 				return;
 			}
-			onEvent(gen, () -> step.handle(event));
+			boolean[] stale = new boolean[1];
+			locked(() -> {
+				stale[0] = (gen != this.generation || this.phase == Phase.ABANDONED);
+				if (!stale[0]) {
+					step.handle(rc, value);
+				}
+			});
+			if (stale[0]) {
+				// A node nobody waits for any more (abandoned, or a try we moved past): remove it.
+				String created = createdPath.apply(value);
+				if (!created.isEmpty()) {
+					this.port.delete(created, null);
+				}
+			}
 		};
-	}
-
-	private void onCreated(int gen, CuratorEvent event, Step step) {
-		boolean[] stale = new boolean[1];
-		locked(() -> {
-			stale[0] = (gen != this.generation || this.phase == Phase.ABANDONED);
-			if (!stale[0]) {
-				step.handle(event);
-			}
-		});
-		if (stale[0]) {
-			// A node nobody waits for any more (abandoned, or a try we moved past): remove it.
-			String created = createdLockNode(event);
-			if (created != null) {
-				LockNodes.delete(this.client, created, null);
-			}
-		}
-	}
-
-	private @Nullable String createdLockNode(CuratorEvent event) {
-		if (event.getType() == CuratorEventType.CREATE) {
-			return event.getName();
-		}
-		for (CuratorTransactionResult result : event.getOpResults()) {
-			if (result.getType() == OperationType.CREATE && !this.keyPath.equals(result.getForPath())) {
-				return result.getResultPath();
-			}
-		}
-		return null;
 	}
 
 	private void onEvent(int gen, Runnable action) {
@@ -566,13 +485,10 @@ final class NodeAcquisition {
 	}
 
 	@FunctionalInterface
-	private interface Step {
+	private interface Step<T> {
 
-		void handle(CuratorEvent event);
+		void handle(Code rc, @Nullable T value);
 
-	}
-
-	private record ChildrenRead(List<String> children, long pzxid) {
 	}
 
 }

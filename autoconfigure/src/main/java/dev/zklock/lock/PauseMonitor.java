@@ -14,7 +14,7 @@ import org.apache.curator.framework.CuratorFramework;
  * meanwhile without the client having noticed yet. Internal: shared by the lock engine and the
  * leadership.
  */
-public final class PauseMonitor implements AutoCloseable {
+public final class PauseMonitor implements Pauses, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(PauseMonitor.class);
 
@@ -64,6 +64,7 @@ public final class PauseMonitor implements AutoCloseable {
 	 * @param since a {@link System#nanoTime()} instant
 	 * @return whether a pause may have happened
 	 */
+	@Override
 	public boolean mayHavePausedSince(long since) {
 		long now = System.nanoTime();
 		return (now - this.lastBeat > threshold()) || (this.lastPauseDetected - since >= 0

@@ -5,9 +5,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
 
 /**
  * Follows the client's connection state on behalf of every lock this process holds or waits for:
@@ -15,7 +12,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
  * LOST (or a new session) loses them for good. Waiting threads are woken on every change so they
  * can check the connection against their wait time.
  */
-final class SessionGuard implements ConnectionStateListener {
+final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 
 	private static final Log logger = LogFactory.getLog(SessionGuard.class);
 
@@ -27,9 +24,12 @@ final class SessionGuard implements ConnectionStateListener {
 
 	private final Stalls stalls;
 
-	SessionGuard(boolean interruptOnLost, Stalls stalls) {
+	private final ZooKeeperPort port;
+
+	SessionGuard(boolean interruptOnLost, Stalls stalls, ZooKeeperPort port) {
 		this.interruptOnLost = interruptOnLost;
 		this.stalls = stalls;
+		this.port = port;
 	}
 
 	Set<ActiveLock> held() {
@@ -44,12 +44,12 @@ final class SessionGuard implements ConnectionStateListener {
 	 * Start guarding a newly acquired lock, checking the connection once more in case it changed
 	 * while the lock was being acquired.
 	 */
-	void add(ActiveLock lock, CuratorFramework client) {
+	void add(ActiveLock lock, ZooKeeperPort port) {
 		this.held.add(lock);
-		if (!client.getZookeeperClient().isConnected()) {
+		if (!port.isConnected()) {
 			lock.suspend();
 		}
-		else if (currentSessionId(client) != lock.node().sessionId()) {
+		else if (port.sessionId() != lock.node().sessionId()) {
 			lock.lose("the ZooKeeper session changed while the lock was being acquired", false);
 		}
 	}
@@ -67,16 +67,16 @@ final class SessionGuard implements ConnectionStateListener {
 	}
 
 	@Override
-	public void stateChanged(CuratorFramework client, ConnectionState newState) {
+	public void changed(ZooKeeperPort.Connection newState) {
 		switch (newState) {
-			case SUSPENDED, READ_ONLY -> {
+			case SUSPENDED -> {
 				logger.warn("Connection to ZooKeeper " + newState + ": " + this.held.size()
 						+ " held lock(s) are in doubt and " + this.waiting.size()
 						+ " waiting call(s) wait for it within their wait time, until it is restored");
 				this.held.forEach(ActiveLock::suspend);
 			}
 			case RECONNECTED -> {
-				long sessionId = currentSessionId(client);
+				long sessionId = this.port.sessionId();
 				this.held.forEach((lock) -> lock.reconnected(sessionId));
 				if (!this.held.isEmpty()) {
 					logger.info("Connection to ZooKeeper RECONNECTED: held locks are valid again if their session "
@@ -91,13 +91,9 @@ final class SessionGuard implements ConnectionStateListener {
 			}
 		}
 		this.waiting.forEach(Waiter::signal);
-		if (newState.isConnected()) {
+		if (newState == ZooKeeperPort.Connection.CONNECTED || newState == ZooKeeperPort.Connection.RECONNECTED) {
 			this.stalls.connected();
 		}
-	}
-
-	private static long currentSessionId(CuratorFramework client) {
-		return LockNodes.sessionId(client);
 	}
 
 }

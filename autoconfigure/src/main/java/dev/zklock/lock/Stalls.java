@@ -3,10 +3,7 @@ package dev.zklock.lock;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import org.apache.curator.framework.CuratorFramework;
 
 /**
  * The lock requests in progress, so that none is forgotten across a connection change: one
@@ -19,15 +16,12 @@ final class Stalls {
 
 	private static final long RETRY_DELAY_MILLIS = 100;
 
-	private final CuratorFramework client;
-
-	private final ScheduledExecutorService scheduler;
+	private final ZooKeeperPort port;
 
 	private final Set<NodeAcquisition> active = ConcurrentHashMap.newKeySet();
 
-	Stalls(CuratorFramework client, ScheduledExecutorService scheduler) {
-		this.client = client;
-		this.scheduler = scheduler;
+	Stalls(ZooKeeperPort port) {
+		this.port = port;
 	}
 
 	/**
@@ -48,8 +42,8 @@ final class Stalls {
 	 * A request's last step failed for the connection.
 	 */
 	void stalled(NodeAcquisition acquisition) {
-		if (this.client.getZookeeperClient().isConnected()) {
-			this.scheduler.schedule(acquisition::recheck, RETRY_DELAY_MILLIS, TimeUnit.MILLISECONDS);
+		if (this.port.isConnected()) {
+			this.port.schedule(acquisition::recheck, TimeUnit.MILLISECONDS.toNanos(RETRY_DELAY_MILLIS));
 		}
 	}
 
@@ -58,7 +52,7 @@ final class Stalls {
 	 */
 	void connected() {
 		for (NodeAcquisition acquisition : List.copyOf(this.active)) {
-			this.scheduler.execute(acquisition::recheck);
+			this.port.execute(acquisition::recheck);
 		}
 	}
 

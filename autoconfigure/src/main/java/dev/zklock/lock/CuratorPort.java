@@ -1,0 +1,277 @@
+package dev.zklock.lock;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.BackgroundCallback;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.api.transaction.OperationType;
+import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock core's port on a started Curator client: what runs in production. Requests are
+ * Curator's background requests (retried by its retry policy when the connection drops), their
+ * replies and watches arrive on ZooKeeper's event thread, and timed or deferred work runs on the
+ * engine's scheduler thread.
+ */
+final class CuratorPort implements ZooKeeperPort {
+
+	private static final Log logger = LogFactory.getLog(CuratorPort.class);
+
+	private static final byte[] NO_DATA = new byte[0];
+
+	private final CuratorFramework client;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final Map<ConnectionListener, ConnectionStateListener> listeners = new ConcurrentHashMap<>();
+
+	CuratorPort(CuratorFramework client, ScheduledExecutorService scheduler) {
+		this.client = client;
+		this.scheduler = scheduler;
+	}
+
+	@Override
+	public void createLockNode(String path, Reply<Created> reply) {
+		send(reply, () -> this.client.create()
+			.withProtection()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground(answer(reply, (event) -> new Created(event.getName(),
+					(event.getStat() != null) ? event.getStat().getEphemeralOwner() : 0)))
+			.forPath(path, NO_DATA));
+	}
+
+	@Override
+	public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+		send(reply, () -> this.client.transaction()
+			.inBackground(answer(reply, (event) -> keyCreated(keyPath, event)))
+			.forOperations(this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath),
+					this.client.transactionOp()
+						.create()
+						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+						.forPath(lockNodePath, NO_DATA),
+					this.client.transactionOp().setData().forPath(keyPath, NO_DATA)));
+	}
+
+	private static KeyCreated keyCreated(String keyPath, CuratorEvent event) {
+		String path = "";
+		long zxid = 0;
+		for (CuratorTransactionResult result : event.getOpResults()) {
+			if (result.getType() == OperationType.CREATE && !keyPath.equals(result.getForPath())) {
+				path = result.getResultPath();
+			}
+			else if (result.getType() == OperationType.SET_DATA && result.getResultStat() != null) {
+				zxid = result.getResultStat().getMzxid();
+			}
+		}
+		return new KeyCreated(path, zxid);
+	}
+
+	@Override
+	public void createContainers(String path, Reply<Void> reply) {
+		send(reply, () -> this.client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.CONTAINER)
+			.inBackground(answer(reply, (event) -> null))
+			.forPath(path));
+	}
+
+	@Override
+	public void getChildren(String path, @Nullable Runnable watch, Reply<Children> reply) {
+		BackgroundCallback callback = answer(reply,
+				(event) -> new Children(event.getChildren(), event.getStat().getPzxid()));
+		send(reply, () -> {
+			if (watch != null) {
+				this.client.getChildren().usingWatcher(watcher(watch)).inBackground(callback).forPath(path);
+			}
+			else {
+				this.client.getChildren().inBackground(callback).forPath(path);
+			}
+		});
+	}
+
+	@Override
+	public void exists(String path, @Nullable Runnable watch, Reply<NodeStat> reply) {
+		BackgroundCallback callback = stat(reply);
+		send(reply, () -> {
+			if (watch != null) {
+				this.client.checkExists().usingWatcher(watcher(watch)).inBackground(callback).forPath(path);
+			}
+			else {
+				this.client.checkExists().inBackground(callback).forPath(path);
+			}
+		});
+	}
+
+	@Override
+	public void delete(String path, @Nullable Reply<Void> reply) {
+		try {
+			this.client.delete().guaranteed().inBackground((c, event) -> {
+				if (reply != null) {
+					reply.done(Code.get(event.getResultCode()), null);
+				}
+			}).forPath(path);
+		}
+		catch (Exception ex) {
+			logger.warn("Could not delete lock node " + path + "; it goes with its session", ex);
+		}
+	}
+
+	@Override
+	public void touch(String path, Reply<NodeStat> reply) {
+		send(reply, () -> this.client.setData().inBackground(stat(reply)).forPath(path, NO_DATA));
+	}
+
+	@Override
+	public void syncAndRead(String path, Reply<NodeStat> reply) {
+		send(reply, () -> this.client.sync().inBackground((c, synced) -> exists(path, null, reply)).forPath(path));
+	}
+
+	@Override
+	public long sessionId() {
+		try {
+			return this.client.getZookeeperClient().getZooKeeper().getSessionId();
+		}
+		catch (Exception ex) {
+			return 0;
+		}
+	}
+
+	@Override
+	public boolean isConnected() {
+		return this.client.getZookeeperClient().isConnected();
+	}
+
+	@Override
+	public boolean awaitConnected(long nanos) throws InterruptedException {
+		if (nanos < 0) {
+			this.client.blockUntilConnected();
+			return true;
+		}
+		long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
+		return millis > 0
+				&& this.client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, millis), TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public String connectString() {
+		return this.client.getZookeeperClient().getCurrentConnectionString();
+	}
+
+	@Override
+	public void addConnectionListener(ConnectionListener listener) {
+		ConnectionStateListener curatorListener = (client, state) -> {
+			switch (state) {
+				case CONNECTED -> listener.changed(Connection.CONNECTED);
+				case SUSPENDED, READ_ONLY -> listener.changed(Connection.SUSPENDED);
+				case RECONNECTED -> listener.changed(Connection.RECONNECTED);
+				case LOST -> listener.changed(Connection.LOST);
+			}
+		};
+		this.listeners.put(listener, curatorListener);
+		this.client.getConnectionStateListenable().addListener(curatorListener);
+	}
+
+	@Override
+	public void removeConnectionListener(ConnectionListener listener) {
+		ConnectionStateListener curatorListener = this.listeners.remove(listener);
+		if (curatorListener != null) {
+			this.client.getConnectionStateListenable().removeListener(curatorListener);
+		}
+	}
+
+	@Override
+	public long nanoTime() {
+		return System.nanoTime();
+	}
+
+	@Override
+	public Timer schedule(Runnable task, long nanos) {
+		ScheduledFuture<?> future = this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
+		return () -> future.cancel(false);
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		this.scheduler.execute(task);
+	}
+
+	/**
+	 * Return a random UUID from a source that never reads a file (unlike
+	 * {@link UUID#randomUUID()}), so that a non-blocking thread may start a lock request. The id
+	 * needs to be unique among this client's creates, not unguessable.
+	 */
+	@Override
+	public String newProtectedId() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		long most = (random.nextLong() & ~0xf000L) | 0x4000L;
+		long least = (random.nextLong() & ~(0xc0L << 56)) | (0x80L << 56);
+		return new UUID(most, least).toString();
+	}
+
+	private static Watcher watcher(Runnable watch) {
+		return (event) -> {
+			if (event.getType() != Watcher.Event.EventType.None) {
+				watch.run();
+			}
+		};
+	}
+
+	private static BackgroundCallback stat(Reply<NodeStat> reply) {
+		return answer(reply, (event) -> {
+			Stat stat = event.getStat();
+			return new NodeStat(stat.getCzxid(), stat.getMzxid(), stat.getPzxid(), stat.getEphemeralOwner());
+		});
+	}
+
+	private static <T> BackgroundCallback answer(Reply<T> reply, Reading<T> reading) {
+		return (client, event) -> {
+			Code code = Code.get(event.getResultCode());
+			if (code == Code.OK) {
+				reply.done(code, reading.read(event));
+			}
+			else {
+				reply.done(code, null);
+			}
+		};
+	}
+
+	private static void send(Reply<?> reply, Request request) {
+		try {
+			request.send();
+		}
+		catch (Exception ex) {
+			logger.debug("Could not send a lock request: " + ex);
+			reply.done(Code.SYSTEMERROR, null);
+		}
+	}
+
+	@FunctionalInterface
+	private interface Request {
+
+		void send() throws Exception;
+
+	}
+
+	@FunctionalInterface
+	private interface Reading<T> {
+
+		@Nullable T read(CuratorEvent event);
+
+	}
+
+}

@@ -1,0 +1,194 @@
+package dev.zklock.lock;
+
+import java.util.List;
+
+import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything the lock core asks of the world: the ZooKeeper requests it makes, their replies and
+ * watches, the client's connection and session, time, timers and the thread that runs deferred
+ * work. Production uses {@link CuratorPort}; the deterministic simulator of the tests implements
+ * the same port, so that the core above it runs unchanged under simulated faults. Every request is
+ * sent in the background: its reply, and every watch, is delivered later to a callback that must
+ * be quick (in production on ZooKeeper's event thread). Requests of one session are served in the
+ * order they were sent.
+ */
+interface ZooKeeperPort {
+
+	/**
+	 * Create an ephemeral sequential lock node in protected mode (a create whose reply was lost
+	 * is found again by its id), retried by the client when the connection drops.
+	 * @param path the node's path without the protected prefix and the sequence
+	 * @param reply told the full path and the node's owner
+	 */
+	void createLockNode(String path, Reply<Created> reply);
+
+	/**
+	 * Create, in one transaction, the key node (a container), a lock node under it (ephemeral
+	 * sequential, named by the caller with its protected id), and an empty write to the key node
+	 * whose zxid is the transaction's.
+	 * @param keyPath the key node
+	 * @param lockNodePath the lock node's path without the sequence
+	 * @param reply told the lock node's full path and the transaction's zxid
+	 */
+	void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply);
+
+	/**
+	 * Create a container node and its missing parents, as containers.
+	 */
+	void createContainers(String path, Reply<Void> reply);
+
+	/**
+	 * Read a node's children and its {@code pzxid}.
+	 * @param watch run once when the children change, or {@code null} for no watch
+	 */
+	void getChildren(String path, @Nullable Runnable watch, Reply<Children> reply);
+
+	/**
+	 * Read whether a node exists ({@code NONODE} if not).
+	 * @param watch run once when the node changes or goes, or {@code null} for no watch
+	 */
+	void exists(String path, @Nullable Runnable watch, Reply<NodeStat> reply);
+
+	/**
+	 * Delete a node, guaranteed: retried after a reconnect for as long as the session lives.
+	 * @param reply told when the server answered, or {@code null}
+	 */
+	void delete(String path, @Nullable Reply<Void> reply);
+
+	/**
+	 * Write a node's data (none): the new {@code mzxid} is a zxid later than every change this
+	 * client has seen.
+	 */
+	void touch(String path, Reply<NodeStat> reply);
+
+	/**
+	 * Ask the leader of the ensemble, not just the server the client is connected to, whether a
+	 * node exists: a sync, then a read ({@code NONODE} if not).
+	 */
+	void syncAndRead(String path, Reply<NodeStat> reply);
+
+	/**
+	 * Return the client's current session id, 0 when it has none.
+	 */
+	long sessionId();
+
+	/**
+	 * Return whether the client is connected now.
+	 */
+	boolean isConnected();
+
+	/**
+	 * Wait, on the calling thread, until the client is connected.
+	 * @param nanos the longest wait; negative to wait forever
+	 * @return whether it is connected
+	 */
+	boolean awaitConnected(long nanos) throws InterruptedException;
+
+	/**
+	 * Return where the client connects, for messages.
+	 */
+	String connectString();
+
+	/**
+	 * Follow the connection and session.
+	 */
+	void addConnectionListener(ConnectionListener listener);
+
+	void removeConnectionListener(ConnectionListener listener);
+
+	/**
+	 * Return the monotonic time, in nanoseconds.
+	 */
+	long nanoTime();
+
+	/**
+	 * Run a task after a delay, on the port's own thread.
+	 */
+	Timer schedule(Runnable task, long nanos);
+
+	/**
+	 * Run a task soon, on the port's own thread, never on the caller's.
+	 */
+	void execute(Runnable task);
+
+	/**
+	 * Return a new id for a protected-mode name, unique among this client's creates.
+	 */
+	String newProtectedId();
+
+	/**
+	 * A request's reply: a result code, and a value when the code is {@code OK}.
+	 */
+	@FunctionalInterface
+	interface Reply<T> {
+
+		void done(Code code, @Nullable T value);
+
+	}
+
+	/**
+	 * What connection changes the core acts on.
+	 */
+	enum Connection {
+
+		/** Connected for the first time. */
+		CONNECTED,
+		/** Connection lost; the session may survive. */
+		SUSPENDED,
+		/** Connection back, with the same session or a new one. */
+		RECONNECTED,
+		/** The session expired. */
+		LOST
+
+	}
+
+	@FunctionalInterface
+	interface ConnectionListener {
+
+		void changed(Connection state);
+
+	}
+
+	/**
+	 * A scheduled task, which may be cancelled.
+	 */
+	@FunctionalInterface
+	interface Timer {
+
+		void cancel();
+
+	}
+
+	/**
+	 * A created lock node.
+	 * @param path its full path
+	 * @param owner its {@code ephemeralOwner} (0 when the reply did not say)
+	 */
+	record Created(String path, long owner) {
+	}
+
+	/**
+	 * A key node created with our lock node.
+	 * @param lockNodePath the lock node's full path
+	 * @param zxid the transaction's zxid (the key node's {@code mzxid} after the write)
+	 */
+	record KeyCreated(String lockNodePath, long zxid) {
+	}
+
+	/**
+	 * A node's children.
+	 * @param names their names
+	 * @param pzxid the zxid of the last child created or deleted
+	 */
+	record Children(List<String> names, long pzxid) {
+	}
+
+	/**
+	 * What the core reads of a node's stat.
+	 */
+	record NodeStat(long czxid, long mzxid, long pzxid, long ephemeralOwner) {
+	}
+
+}
