@@ -2,10 +2,9 @@ package dev.zklock.lock;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,7 +52,7 @@ final class ActiveLock {
 
 	private final Runnable onChange;
 
-	private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+	private final OrderedSet<Hold> holds = new OrderedSet<>();
 
 	private final ReentrantLock tokenLock = new ReentrantLock();
 
@@ -105,8 +104,8 @@ final class ActiveLock {
 		return this.reason;
 	}
 
-	Set<Hold> holds() {
-		return this.holds;
+	List<Hold> holds() {
+		return this.holds.snapshot();
 	}
 
 	void added(Hold hold) {
@@ -145,6 +144,14 @@ final class ActiveLock {
 		long started = this.port.nanoTime();
 		return within(nodeStat())
 			.handle((stat, ex) -> (ex != null) ? inDoubtAfterPause() : confirmed(stat, started));
+	}
+
+	/**
+	 * Return what {@link #isValid()} would answer without asking the server: {@code false} also
+	 * when it would ask (after a possible pause). For the deterministic simulator's checks.
+	 */
+	boolean isTrustedWithoutAsking() {
+		return this.state == State.VALID && !this.pauses.mayHavePausedSince(this.confirmedAt);
 	}
 
 	/**
@@ -261,7 +268,7 @@ final class ActiveLock {
 			this.state = State.LOST;
 			this.reason = why;
 		}
-		for (Hold hold : this.holds) {
+		for (Hold hold : this.holds.snapshot()) {
 			logger.error("Lock on key '" + this.key + "' held by thread '" + hold.holderName() + "' was lost: " + why);
 			if (interrupt) {
 				hold.interruptHolder();

@@ -35,6 +35,8 @@ final class Hold implements HeldLock {
 
 	private boolean reusesKeptLock;
 
+	private long grantedAt;
+
 	Hold(ActiveLock lock, LockMode mode, GrantBatch batch, boolean owner, @Nullable Thread holder) {
 		this(lock, mode, mode, batch, owner, holder);
 	}
@@ -67,7 +69,16 @@ final class Hold implements HeldLock {
 	Hold madeBy(KeyLock keyLock, boolean reusesKeptLock) {
 		this.keyLock = keyLock;
 		this.reusesKeptLock = reusesKeptLock;
+		this.grantedAt = keyLock.port().nanoTime();
 		return this;
+	}
+
+	/**
+	 * Return when the key's local state made this grant, on the port's clock (0 for a grant with
+	 * a node of its own).
+	 */
+	long grantedAt() {
+		return this.grantedAt;
 	}
 
 	/**
@@ -115,6 +126,10 @@ final class Hold implements HeldLock {
 
 	void released() {
 		this.released = true;
+	}
+
+	boolean isReleased() {
+		return this.released;
 	}
 
 	/**

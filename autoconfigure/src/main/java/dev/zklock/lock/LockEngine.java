@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -40,7 +41,7 @@ public final class LockEngine implements AutoCloseable {
 
 	private final SessionGuard guard;
 
-	private final ScheduledExecutorService scheduler;
+	private final @Nullable ScheduledExecutorService scheduler;
 
 	private final LockRecipe recipe;
 
@@ -70,7 +71,8 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public LockEngine(CuratorFramework client, String basePath, boolean interruptOnLost, LockCallListener listener,
 			LockSettings settings) {
-		this(LockScheduler.create(), (scheduler) -> new CuratorPort(client, scheduler), PauseMonitor.forClient(client),
+		this(LockScheduler.create(), (scheduler) -> new CuratorPort(client, Objects.requireNonNull(scheduler)),
+				PauseMonitor.forClient(client), null,
 				ZKPaths.makePath(basePath, ""), interruptOnLost, listener, settings);
 	}
 
@@ -82,18 +84,18 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	LockEngine(ZooKeeperPort port, Pauses pauses, String basePath, boolean interruptOnLost, LockCallListener listener,
 			LockSettings settings) {
-		this(LockScheduler.create(), (scheduler) -> port, null, basePath, interruptOnLost, listener, settings);
+		this(null, (scheduler) -> port, null, pauses, basePath, interruptOnLost, listener, settings);
 	}
 
-	private LockEngine(ScheduledExecutorService scheduler, Function<ScheduledExecutorService, ZooKeeperPort> port,
-			@Nullable PauseMonitor pauseMonitor, String basePath, boolean interruptOnLost, LockCallListener listener,
-			LockSettings settings) {
+	private LockEngine(@Nullable ScheduledExecutorService scheduler, Function<@Nullable ScheduledExecutorService, ZooKeeperPort> port,
+			@Nullable PauseMonitor pauseMonitor, @Nullable Pauses pauses, String basePath, boolean interruptOnLost,
+			LockCallListener listener, LockSettings settings) {
 		this.scheduler = scheduler;
 		this.port = port.apply(scheduler);
 		this.listener = listener;
 		this.settings = settings;
 		this.pauseMonitor = pauseMonitor;
-		this.pauses = (pauseMonitor != null) ? pauseMonitor : (since) -> false;
+		this.pauses = (pauses != null) ? pauses : Objects.requireNonNull(pauseMonitor);
 		Stalls stalls = new Stalls(this.port);
 		KeyNodes keyNodes = new KeyNodes();
 		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
@@ -411,7 +413,9 @@ public final class LockEngine implements AutoCloseable {
 		if (this.pauseMonitor != null) {
 			this.pauseMonitor.close();
 		}
-		this.scheduler.shutdown();
+		if (this.scheduler != null) {
+			this.scheduler.shutdown();
+		}
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.zklock.lock;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -16,9 +15,9 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 
 	private static final Log logger = LogFactory.getLog(SessionGuard.class);
 
-	private final Set<ActiveLock> held = ConcurrentHashMap.newKeySet();
+	private final OrderedSet<ActiveLock> held = new OrderedSet<>();
 
-	private final Set<Waiter> waiting = ConcurrentHashMap.newKeySet();
+	private final OrderedSet<Waiter> waiting = new OrderedSet<>();
 
 	private final boolean interruptOnLost;
 
@@ -32,12 +31,12 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 		this.port = port;
 	}
 
-	Set<ActiveLock> held() {
-		return this.held;
+	List<ActiveLock> held() {
+		return this.held.snapshot();
 	}
 
-	Set<Waiter> waiting() {
-		return this.waiting;
+	List<Waiter> waiting() {
+		return this.waiting.snapshot();
 	}
 
 	/**
@@ -73,11 +72,11 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 				logger.warn("Connection to ZooKeeper " + newState + ": " + this.held.size()
 						+ " held lock(s) are in doubt and " + this.waiting.size()
 						+ " waiting call(s) wait for it within their wait time, until it is restored");
-				this.held.forEach(ActiveLock::suspend);
+				this.held.snapshot().forEach(ActiveLock::suspend);
 			}
 			case RECONNECTED -> {
 				long sessionId = this.port.sessionId();
-				this.held.forEach((lock) -> lock.reconnected(sessionId));
+				this.held.snapshot().forEach((lock) -> lock.reconnected(sessionId));
 				if (!this.held.isEmpty()) {
 					logger.info("Connection to ZooKeeper RECONNECTED: held locks are valid again if their session "
 							+ "survived, lost otherwise");
@@ -85,12 +84,12 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 			}
 			case LOST -> {
 				logger.warn("ZooKeeper session LOST: " + this.held.size() + " held lock(s) are lost");
-				this.held.forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
+				this.held.snapshot().forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
 			}
 			default -> {
 			}
 		}
-		this.waiting.forEach(Waiter::signal);
+		this.waiting.snapshot().forEach(Waiter::signal);
 		if (newState == ZooKeeperPort.Connection.CONNECTED || newState == ZooKeeperPort.Connection.RECONNECTED) {
 			this.stalls.connected();
 		}

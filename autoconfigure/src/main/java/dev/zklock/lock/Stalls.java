@@ -1,8 +1,5 @@
 package dev.zklock.lock;
 
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,7 +15,7 @@ final class Stalls {
 
 	private final ZooKeeperPort port;
 
-	private final Set<NodeAcquisition> active = ConcurrentHashMap.newKeySet();
+	private final OrderedSet<NodeAcquisition> active = new OrderedSet<>();
 
 	Stalls(ZooKeeperPort port) {
 		this.port = port;
@@ -51,7 +48,7 @@ final class Stalls {
 	 * The connection is back: let every request go on or check its node.
 	 */
 	void connected() {
-		for (NodeAcquisition acquisition : List.copyOf(this.active)) {
+		for (NodeAcquisition acquisition : this.active.snapshot()) {
 			this.port.execute(acquisition::recheck);
 		}
 	}

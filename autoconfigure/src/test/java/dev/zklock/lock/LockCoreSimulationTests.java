@@ -1,0 +1,123 @@
+package dev.zklock.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock core driven by the deterministic simulator ({@link SimRun}): seeds run one after the
+ * other, each a whole run of several instances with faults, checked after every step. A failing
+ * seed prints the command that replays it and the run's last steps.
+ * <p>
+ * System properties: {@code zklock.sim.seed} replays one seed, with a longer trace;
+ * {@code zklock.sim.seeds} (2,000) and {@code zklock.sim.first-seed} (1) choose the seeds;
+ * {@code zklock.sim.minutes} searches for that long instead, from a seed drawn from the clock
+ * (the {@code simulation-search} profile). Logging of the lock core is off while seeds run.
+ */
+class LockCoreSimulationTests {
+
+	private static Level level;
+
+	@BeforeAll
+	static void quietLogs() {
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.zklock.lock");
+		level = logger.getLevel();
+		logger.setLevel(Level.OFF);
+	}
+
+	@AfterAll
+	static void restoreLogs() {
+		((Logger) LoggerFactory.getLogger("dev.zklock.lock")).setLevel(level);
+	}
+
+	@Test
+	void everySeedKeepsThePromises() {
+		String replay = System.getProperty("zklock.sim.seed");
+		if (replay != null) {
+			SimRun run = new SimRun(Long.parseLong(replay), Integer.getInteger("zklock.sim.trace", 400), SimRun.Breaks.NONE);
+			SimRun.Violation violation = run.run();
+			System.out.println("Seed " + replay + ": " + run.describe() + "; " + run.steps() + " steps, "
+					+ run.requests() + " requests, " + run.faultsInjected() + " faults");
+			assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+			return;
+		}
+		double minutes = Double.parseDouble(System.getProperty("zklock.sim.minutes", "0"));
+		long first = Long.getLong("zklock.sim.first-seed", (minutes > 0) ? System.currentTimeMillis() : 1);
+		long seeds = Long.getLong("zklock.sim.seeds", (minutes > 0) ? Long.MAX_VALUE : 2000);
+		long stopAt = (minutes > 0) ? System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1)) : Long.MAX_VALUE;
+		Summary summary = new Summary();
+		long started = System.nanoTime();
+		List<SimRun.Violation> violations = new ArrayList<>();
+		for (long seed = first; seed - first < seeds && System.nanoTime() < stopAt; seed++) {
+			SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE);
+			SimRun.Violation violation = run.run();
+			summary.add(run);
+			if (violation != null) {
+				violations.add(violation);
+				if (violations.size() >= 3) {
+					break;
+				}
+			}
+		}
+		double seconds = (System.nanoTime() - started) / 1e9;
+		System.out.printf("Lock core simulation: %d seeds from %d in %.1f s (%.0f seeds/s); per seed %.0f requests, "
+				+ "%.1f faults, %.0f steps on average; %d violations%n", summary.seeds, first, seconds,
+				summary.seeds / seconds, summary.requests / (double) summary.seeds,
+				summary.faults / (double) summary.seeds, summary.steps / (double) summary.seeds, violations.size());
+		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
+	}
+
+	@Test
+	void theSameSeedGivesTheSameRun() {
+		for (long seed = 11; seed < 14; seed++) {
+			SimRun one = new SimRun(seed, 50, SimRun.Breaks.NONE);
+			SimRun.Violation first = one.run();
+			SimRun two = new SimRun(seed, 50, SimRun.Breaks.NONE);
+			SimRun.Violation second = two.run();
+			assertThat(two.steps()).isEqualTo(one.steps());
+			assertThat(two.requests()).isEqualTo(one.requests());
+			assertThat(String.valueOf(second)).isEqualTo(String.valueOf(first));
+		}
+	}
+
+	@Test
+	void theChecksSeeAGrantThatIsTrustedTooLong() {
+		// Taking every unreleased grant for valid breaks honesty as soon as a session ends under
+		// a holder: the checks must say so within a few seeds.
+		SimRun.Violation caught = null;
+		for (long seed = 1; seed <= 200 && caught == null; seed++) {
+			caught = new SimRun(seed, 20, new SimRun.Breaks(true)).run();
+		}
+		assertThat(caught).isNotNull();
+		assertThat(caught.promise()).isIn("honesty", "exclusion");
+	}
+
+	private static final class Summary {
+
+		long seeds;
+
+		long requests;
+
+		long faults;
+
+		long steps;
+
+		void add(SimRun run) {
+			this.seeds++;
+			this.requests += run.requests();
+			this.faults += run.faultsInjected();
+			this.steps += run.steps();
+		}
+
+	}
+
+}

@@ -1,0 +1,608 @@
+package dev.zklock.lock;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The lock core's port on the simulated server: a model of Curator on a ZooKeeper client, as far
+ * as the core can tell. Requests travel over a link in order, are applied by the server when they
+ * arrive, and their replies come back in order with the watch events; a link that breaks loses
+ * what was in flight (a request not applied yet, or a reply of one applied). The client notices a
+ * broken link after a while (Curator: SUSPENDED), retries its requests after reconnecting within
+ * each request's retry budget (a protected create first looks for its node by its id, a
+ * guaranteed delete never gives up, other writes may be applied twice), reconnects with its session
+ * if the server still has it (RECONNECTED), or learns it expired (LOST, then a new session).
+ * Curator's own expiry after a session timeout without a connection is modelled too. Every
+ * callback runs as an event of the instance, frozen while the instance is paused; connection
+ * listeners run a little later than ZooKeeper's events, as on Curator's own thread.
+ */
+final class SimClient implements ZooKeeperPort {
+
+	private static final String NET = "net";
+
+	private final SimWorld world;
+
+	private final SimServer server;
+
+	private final String name;
+
+	private final SimFaults faults;
+
+	private final long sessionTimeout;
+
+	private final List<ConnectionListener> listeners = new ArrayList<>();
+
+	private final List<Request> inflight = new ArrayList<>();
+
+	private final ArrayDeque<Request> pending = new ArrayDeque<>();
+
+	private final List<Runnable> missedWatches = new ArrayList<>();
+
+	private final List<Pause> pauses = new ArrayList<>();
+
+	private SimServer.@Nullable Session session;
+
+	private @Nullable Link link;
+
+	private boolean connected;
+
+	private int disconnects;
+
+	private long lastListenerTime;
+
+	private SimWorld.@Nullable Event expiry;
+
+	private long downUntil;
+
+	private boolean closed;
+
+	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
+		this.world = world;
+		this.server = server;
+		this.name = name;
+		this.faults = faults;
+		this.sessionTimeout = sessionTimeout;
+		openSession();
+		this.connected = true;
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	long sessionTimeout() {
+		return this.sessionTimeout;
+	}
+
+	boolean isPaused() {
+		return this.world.isPaused(this.name);
+	}
+
+	// Faults
+
+	/**
+	 * Break the link now; the client notices later and reconnects after the given time.
+	 */
+	void dropConnection(long downFor) {
+		this.downUntil = Math.max(this.downUntil, this.world.now() + downFor);
+		if (this.link != null && this.link.up) {
+			breakLink(this.link, this.faults.noticeDelay(this.world, this.sessionTimeout));
+		}
+	}
+
+	/**
+	 * Freeze the whole instance: its event thread, timers and callers. The server hears nothing
+	 * from it meanwhile.
+	 */
+	void pause(long length) {
+		long start = this.world.now();
+		long end = start + length;
+		this.world.pause(this.name, end);
+		long detectedAt = end + this.world.between(0, SimWorld.millis(50));
+		this.pauses.add(new Pause(start, end, detectedAt, length));
+		Link current = this.link;
+		if (current != null && current.up) {
+			startExpiryClock();
+			this.world.at(NET, end, this.name + " resumes", () -> resumed(current, length));
+		}
+	}
+
+	private void resumed(Link paused, long length) {
+		if (!paused.up) {
+			return;
+		}
+		if (length > this.sessionTimeout * 2 / 3) {
+			// The client's read timeout passed during the pause: it drops the connection as
+			// soon as it runs again.
+			breakLink(paused, this.world.between(0, SimWorld.millis(3)));
+		}
+		else {
+			stopExpiryClock();
+		}
+	}
+
+	/**
+	 * What the pause monitor would answer now.
+	 */
+	boolean mayHavePausedSince(long since) {
+		long threshold = Math.max(SimWorld.millis(200), this.sessionTimeout / 10);
+		long now = this.world.now();
+		for (Pause pause : this.pauses) {
+			if (pause.length <= threshold || pause.end > now) {
+				continue;
+			}
+			if (now < pause.detectedAt || pause.detectedAt - since >= 0) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	void stopFaults() {
+		this.downUntil = this.world.now();
+	}
+
+	/**
+	 * Close the session, as a stopping application does.
+	 */
+	void close() {
+		this.closed = true;
+		SimServer.Session current = this.session;
+		if (current != null) {
+			this.server.expire(current);
+		}
+		if (this.link != null) {
+			this.link.up = false;
+		}
+	}
+
+	// The link
+
+	private void breakLink(Link broken, long noticeAfter) {
+		broken.up = false;
+		startExpiryClock();
+		this.world.schedule(this.name, noticeAfter, "notices the connection is gone", () -> noticed(broken));
+	}
+
+	private void startExpiryClock() {
+		if (this.expiry != null) {
+			return;
+		}
+		SimServer.Session current = this.session;
+		if (current == null) {
+			return;
+		}
+		this.expiry = this.world.schedule(NET, this.sessionTimeout, "session of " + this.name + " expires", () -> {
+			this.expiry = null;
+			this.server.expire(current);
+			Link open = this.link;
+			if (open != null && open.session == current && open.up) {
+				// The server closes the connection: the client sees it at once (once it runs).
+				breakLink(open, this.world.between(0, SimWorld.millis(1)));
+			}
+		});
+	}
+
+	private void stopExpiryClock() {
+		if (this.expiry != null) {
+			this.expiry.cancel();
+			this.expiry = null;
+		}
+	}
+
+	private void noticed(Link broken) {
+		if (this.link != broken) {
+			return;
+		}
+		this.link = null;
+		this.connected = false;
+		int disconnect = ++this.disconnects;
+		List<Request> lost = new ArrayList<>(this.inflight);
+		this.inflight.clear();
+		for (Request request : lost) {
+			lost(request, Code.CONNECTIONLOSS);
+		}
+		tell(Connection.SUSPENDED);
+		// Curator's own expiry: a session timeout without a connection ends the session for the
+		// client, whatever the server thinks.
+		this.world.schedule(this.name, this.sessionTimeout, "gives its session up", () -> {
+			if (!this.connected && this.disconnects == disconnect && this.session != null) {
+				this.session = null;
+				tell(Connection.LOST);
+			}
+		});
+		scheduleReconnect();
+	}
+
+	private void scheduleReconnect() {
+		long after = Math.max(this.downUntil - this.world.now(), 0) + this.world.between(SimWorld.millis(1),
+				SimWorld.millis(20));
+		this.world.schedule(this.name, after, "reconnects", this::reconnect);
+	}
+
+	private void reconnect() {
+		if (this.closed || this.connected) {
+			return;
+		}
+		if (this.world.now() < this.downUntil) {
+			scheduleReconnect();
+			return;
+		}
+		SimServer.Session current = this.session;
+		if (current != null && this.server.isAlive(current.id)) {
+			stopExpiryClock();
+			this.link = new Link(current);
+			this.connected = true;
+			List<Runnable> missed = new ArrayList<>(this.missedWatches);
+			this.missedWatches.clear();
+			missed.forEach((watch) -> deliver(this.link, "missed watch", watch, true));
+			tell(Connection.RECONNECTED);
+		}
+		else {
+			stopExpiryClock();
+			if (current != null) {
+				this.session = null;
+				tell(Connection.LOST);
+			}
+			this.missedWatches.clear();
+			openSession();
+			this.connected = true;
+			tell(Connection.RECONNECTED);
+		}
+		List<Request> resend = new ArrayList<>(this.pending);
+		this.pending.clear();
+		if (resend.size() > 1 && this.world.chance(this.faults.reorderOnReconnect())) {
+			Collections.shuffle(resend, new java.util.Random(this.world.random().nextLong()));
+		}
+		for (Request request : resend) {
+			request.retrying = true;
+			send(request);
+		}
+	}
+
+	private void openSession() {
+		SimServer.Session[] opened = new SimServer.Session[1];
+		opened[0] = this.server.openSession((callback) -> watchFired(opened[0], callback));
+		this.session = opened[0];
+		this.link = new Link(opened[0]);
+	}
+
+	private void watchFired(SimServer.Session of, Runnable callback) {
+		if (of != this.session) {
+			return;
+		}
+		Link current = this.link;
+		if (current != null && current.up && current.session == of) {
+			deliver(current, "watch", callback, true);
+		}
+		else {
+			this.missedWatches.add(callback);
+		}
+	}
+
+	private void tell(Connection state) {
+		long at = Math.max(this.world.now() + this.world.between(0, SimWorld.millis(2)), this.lastListenerTime + 1);
+		this.lastListenerTime = at;
+		this.world.at(this.name, at, "Curator tells " + state, () -> {
+			for (ConnectionListener listener : List.copyOf(this.listeners)) {
+				listener.changed(state);
+			}
+		});
+	}
+
+	// Requests
+
+	private void send(Request request) {
+		Link current = this.link;
+		if (!this.connected || current == null || !current.up) {
+			this.pending.add(request);
+			return;
+		}
+		this.inflight.add(request);
+		request.sentOn = current;
+		long arrival = Math.max(this.world.now() + latency(), current.lastUp + 1);
+		current.lastUp = arrival;
+		this.world.at(NET, arrival, this.name + " -> " + request.what, () -> serve(request, current));
+	}
+
+	private void serve(Request request, Link on) {
+		if (!on.up) {
+			return; // lost before the server applied it
+		}
+		SimServer.Result result = request.retrying ? request.retry.apply(on.session) : request.apply.apply(on.session);
+		if (this.world.chance(this.faults.dropAfterApply())) {
+			this.world.note(this.name + ": the link breaks after " + request.what + " was applied");
+			this.downUntil = Math.max(this.downUntil, this.world.now() + this.faults.downtime(this.world, this.sessionTimeout));
+			breakLink(on, this.faults.noticeDelay(this.world, this.sessionTimeout));
+			return;
+		}
+		deliver(on, "reply to " + request.what + " " + result.code(), () -> received(request, on, result), false);
+	}
+
+	private void deliver(Link on, String what, Runnable task, boolean watch) {
+		long arrival = Math.max(this.world.now() + latency(), on.lastDown + 1);
+		on.lastDown = arrival;
+		this.world.at(NET, arrival, "-> " + this.name + " " + what, () -> {
+			if (on.up) {
+				this.world.schedule(this.name, 0, what, task);
+			}
+			else if (watch && on.session == this.session) {
+				// ZooKeeper sets the session's watches again at the reconnect and fires those
+				// whose node changed meanwhile.
+				this.missedWatches.add(task);
+			}
+		});
+	}
+
+	private void received(Request request, Link on, SimServer.Result result) {
+		if (request.sentOn != on || request.answered) {
+			return;
+		}
+		this.inflight.remove(request);
+		request.answered = true;
+		if (result.code() == Code.SESSIONEXPIRED || result.code() == Code.CONNECTIONLOSS) {
+			request.answered = false;
+			lost(request, result.code());
+			return;
+		}
+		request.reply.accept(result);
+	}
+
+	private void lost(Request request, Code code) {
+		if (this.closed) {
+			return;
+		}
+		if (request.guaranteed || request.retries-- > 0) {
+			request.retrying = true;
+			this.pending.add(request);
+			return;
+		}
+		request.answered = true;
+		this.world.schedule(this.name, 0, "gives up " + request.what + " " + code, () -> request.failed.accept(code));
+		if (request.onGiveUp != null) {
+			request.onGiveUp.run();
+		}
+	}
+
+	private long latency() {
+		return this.faults.latency(this.world);
+	}
+
+	private Request request(String what, Function<SimServer.Session, SimServer.Result> apply,
+			Consumer<SimServer.Result> reply, Consumer<Code> failed) {
+		Request request = new Request(what, apply, reply, failed, this.faults.retries(this.world));
+		send(request);
+		return request;
+	}
+
+	// The port
+
+	@Override
+	public void createLockNode(String path, Reply<Created> reply) {
+		String id = newProtectedId();
+		String protectedPath = LockNodes.path(LockNodes.parent(path), LockNodes.protectedPrefix(id) + LockNodes.name(path));
+		Request request = new Request("create " + LockNodes.name(protectedPath),
+				(session) -> this.server.create(session, protectedPath, SimServer.Kind.EPHEMERAL_SEQUENTIAL),
+				(result) -> reply.done(result.code(), (result.code() == Code.OK)
+						? new Created(result.path(), (result.stat() != null) ? result.stat().ephemeralOwner() : 0) : null),
+				(code) -> reply.done(code, null), this.faults.retries(this.world));
+		// Curator's protected mode: a retry first looks for the node by its id, and reports it
+		// without its stat.
+		request.retry = (session) -> {
+			SimServer.Node parent = this.server.node(LockNodes.parent(path));
+			if (parent != null) {
+				for (String child : parent.children) {
+					if (child.startsWith(LockNodes.protectedPrefix(id))) {
+						return new SimServer.Result(Code.OK, LockNodes.path(parent.path, child), null, List.of());
+					}
+				}
+			}
+			return this.server.create(session, protectedPath, SimServer.Kind.EPHEMERAL_SEQUENTIAL);
+		};
+		// When its retries are spent, Curator looks for the node in the background and deletes it
+		// (FindAndDeleteProtectedNodeInBackground), until it has an answer.
+		request.onGiveUp = () -> {
+			Request cleanup = new Request("find and delete " + LockNodes.protectedPrefix(id), (session) -> {
+				SimServer.Node parent = this.server.node(LockNodes.parent(path));
+				if (parent != null) {
+					for (String child : List.copyOf(parent.children)) {
+						if (child.startsWith(LockNodes.protectedPrefix(id))) {
+							return this.server.delete(session, LockNodes.path(parent.path, child));
+						}
+					}
+				}
+				return SimServer.Result.of(Code.OK);
+			}, (result) -> {
+			}, (code) -> {
+			}, 0);
+			cleanup.guaranteed = true;
+			send(cleanup);
+		};
+		send(request);
+	}
+
+	@Override
+	public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+		request("multi " + LockNodes.name(keyPath),
+				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
+				(result) -> reply.done(result.code(),
+						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().mzxid()) : null),
+				(code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void createContainers(String path, Reply<Void> reply) {
+		request("create containers " + path, (session) -> {
+			List<String> missing = new ArrayList<>();
+			for (String at = path; !at.equals("/") && this.server.node(at) == null; at = LockNodes.parent(at)) {
+				missing.add(0, at);
+			}
+			SimServer.Result last = SimServer.Result.of(Code.NODEEXISTS);
+			for (String at : missing) {
+				last = this.server.create(session, at, SimServer.Kind.CONTAINER);
+			}
+			return last;
+		}, (result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void getChildren(String path, @Nullable Runnable watch, Reply<Children> reply) {
+		request("children " + path, (session) -> this.server.getChildren(session, path, watch),
+				(result) -> reply.done(result.code(),
+						(result.code() == Code.OK) ? new Children(result.children(), result.stat().pzxid()) : null),
+				(code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void exists(String path, @Nullable Runnable watch, Reply<NodeStat> reply) {
+		request("exists " + LockNodes.name(path), (session) -> this.server.exists(session, path, watch),
+				(result) -> reply.done(result.code(), result.stat()), (code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void delete(String path, @Nullable Reply<Void> reply) {
+		Request request = new Request("delete " + LockNodes.name(path), (session) -> this.server.delete(session, path),
+				(result) -> {
+					if (reply != null) {
+						reply.done(result.code(), null);
+					}
+				}, (code) -> {
+					if (reply != null) {
+						reply.done(code, null);
+					}
+				}, 0);
+		request.guaranteed = true;
+		send(request);
+	}
+
+	@Override
+	public void touch(String path, Reply<NodeStat> reply) {
+		request("setData " + LockNodes.name(path), (session) -> this.server.setData(session, path),
+				(result) -> reply.done(result.code(), result.stat()), (code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void syncAndRead(String path, Reply<NodeStat> reply) {
+		request("sync", (session) -> SimServer.Result.of(Code.OK), (synced) -> exists(path, null, reply),
+				(code) -> reply.done(code, null));
+	}
+
+	@Override
+	public long sessionId() {
+		SimServer.Session current = this.session;
+		return (current != null) ? current.id : 0;
+	}
+
+	@Override
+	public boolean isConnected() {
+		return this.connected;
+	}
+
+	@Override
+	public boolean awaitConnected(long nanos) {
+		throw new UnsupportedOperationException("The simulator drives the asynchronous entry points only");
+	}
+
+	@Override
+	public String connectString() {
+		return "simulated";
+	}
+
+	@Override
+	public void addConnectionListener(ConnectionListener listener) {
+		this.listeners.add(listener);
+	}
+
+	@Override
+	public void removeConnectionListener(ConnectionListener listener) {
+		this.listeners.remove(listener);
+	}
+
+	@Override
+	public long nanoTime() {
+		return this.world.now();
+	}
+
+	@Override
+	public Timer schedule(Runnable task, long nanos) {
+		SimWorld.Event event = this.world.schedule(this.name, nanos, "timer", task);
+		return event::cancel;
+	}
+
+	@Override
+	public void execute(Runnable task) {
+		this.world.schedule(this.name, this.world.between(0, 50_000), "scheduler task", task);
+	}
+
+	@Override
+	public String newProtectedId() {
+		return new UUID(this.world.random().nextLong(), this.world.random().nextLong()).toString();
+	}
+
+	/**
+	 * One TCP connection of the session: requests go up and replies come down, each way in order.
+	 */
+	private static final class Link {
+
+		final SimServer.Session session;
+
+		boolean up = true;
+
+		long lastUp;
+
+		long lastDown;
+
+		Link(SimServer.Session session) {
+			this.session = session;
+		}
+
+	}
+
+	private static final class Request {
+
+		final String what;
+
+		final Function<SimServer.Session, SimServer.Result> apply;
+
+		Function<SimServer.Session, SimServer.Result> retry;
+
+		@Nullable Runnable onGiveUp;
+
+		final Consumer<SimServer.Result> reply;
+
+		final Consumer<Code> failed;
+
+		int retries;
+
+		boolean guaranteed;
+
+		boolean retrying;
+
+		boolean answered;
+
+		@Nullable Link sentOn;
+
+		Request(String what, Function<SimServer.Session, SimServer.Result> apply, Consumer<SimServer.Result> reply,
+				Consumer<Code> failed, int retries) {
+			this.what = what;
+			this.apply = apply;
+			this.retry = apply;
+			this.reply = reply;
+			this.failed = failed;
+			this.retries = retries;
+		}
+
+	}
+
+	private record Pause(long start, long end, long detectedAt, long length) {
+	}
+
+}

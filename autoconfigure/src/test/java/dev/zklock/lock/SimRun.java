@@ -1,0 +1,499 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.LockMode;
+
+/**
+ * One simulated run: several instances of the real lock core ({@link LockEngine} and everything
+ * under it), each on its own {@link SimClient} with several callers making asynchronous calls on
+ * a few keys (shared and exclusive, with wait times, cancels, fencing tokens, kept locks), faults
+ * at random moments, then a quiet phase. After every step it checks the promises of
+ * {@code docs/lock-core.md}; the first broken one ends the run with a {@link Violation}.
+ */
+final class SimRun {
+
+	static final String BASE = "/zklock/locks";
+
+	private static final long MAX_STEPS = 1_000_000;
+
+	private final long seed;
+
+	private final SimWorld world;
+
+	private final SimServer server = new SimServer();
+
+	private final SimFaults faults;
+
+	private final Plan plan;
+
+	private final List<Instance> instances = new ArrayList<>();
+
+	private final Map<String, List<Grant>> releasedGrants = new HashMap<>();
+
+	private final List<Grant> activeGrants = new ArrayList<>();
+
+	private final List<long[]> faultWindows = new ArrayList<>();
+
+	private final Breaks breaks;
+
+	private int requestsStarted;
+
+	private int faultsInjected;
+
+	private boolean active = true;
+
+	private @Nullable Violation violation;
+
+	SimRun(long seed, int traceSize, Breaks breaks) {
+		this.seed = seed;
+		this.world = new SimWorld(seed, traceSize);
+		this.faults = SimFaults.draw(this.world);
+		this.plan = Plan.draw(this.world);
+		this.breaks = breaks;
+	}
+
+	/**
+	 * What a run is made of, drawn from its seed.
+	 */
+	record Plan(int instances, int callersPerInstance, int keys, double shared, int requests, long maxHold,
+			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels) {
+
+		static Plan draw(SimWorld world) {
+			int instances = world.random().nextInt(3, 5);
+			int callers = world.random().nextInt(1, 5);
+			double shared = switch (world.random().nextInt(4)) {
+				case 0 -> 0;
+				case 1 -> 0.3;
+				case 2 -> 0.9;
+				default -> 0.6;
+			};
+			Duration keep = world.chance(0.5) ? Duration.ZERO : Duration.ofMillis(world.random().nextInt(20, 500));
+			LockSettings settings = new LockSettings(true, world.random().nextInt(1, 33),
+					Duration.ofMillis(world.random().nextInt(5, 101)), keep, world.random().nextInt(1, 4));
+			return new Plan(instances, callers, world.random().nextInt(1, 4), shared, 200,
+					SimWorld.millis(world.random().nextInt(1, 21)), SimWorld.millis(world.random().nextInt(0, 11)),
+					SimWorld.millis(world.random().nextInt(1000, 4001)), settings, world.random().nextInt(5, 11),
+					world.chance(0.5) ? 0.1 : 0);
+		}
+
+	}
+
+	/**
+	 * Deliberate breaks of the checks' own inputs, to show that each check can fail.
+	 */
+	record Breaks(boolean trustEveryGrant) {
+
+		static final Breaks NONE = new Breaks(false);
+
+	}
+
+	/**
+	 * Run to the end.
+	 * @return the first promise broken, or {@code null}
+	 */
+	@Nullable Violation run() {
+		for (int i = 0; i < this.plan.instances; i++) {
+			this.instances.add(new Instance("i" + i));
+		}
+		scheduleFaults();
+		for (Instance instance : this.instances) {
+			for (int c = 0; c < this.plan.callersPerInstance; c++) {
+				Caller caller = new Caller(instance, c);
+				this.world.schedule(instance.name, this.world.between(0, this.plan.maxThink), "caller starts",
+						caller::next);
+			}
+		}
+		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
+		while (this.violation == null && (this.active || callsInProgress())) {
+			if (!this.world.step()) {
+				break;
+			}
+			if (this.active && ((this.requestsStarted >= this.plan.requests && this.faultsInjected >= this.plan.faults)
+					|| this.world.now() > this.activeLimit)) {
+				quiet();
+			}
+			check();
+			if (this.world.steps() > MAX_STEPS) {
+				fail("liveness", "the run did not end within " + MAX_STEPS + " steps: " + callsDescription());
+			}
+			if (!this.active && this.world.now() > this.quietDeadline) {
+				fail("liveness", "calls still in progress " + Duration.ofNanos(this.world.now() - this.quietStart)
+						.toMillis() + " ms after the faults stopped: " + callsDescription());
+			}
+		}
+		if (this.violation == null) {
+			// Let kept locks expire, deletes finish and containers go, then nothing may be left.
+			long end = this.world.now() + this.plan.settings.keepIdleTime().toNanos() + SimWorld.millis(3000);
+			while (this.violation == null && this.world.step() && this.world.now() < end) {
+				check();
+			}
+			checkNothingLeft();
+		}
+		this.instances.forEach(Instance::close);
+		return this.violation;
+	}
+
+	private long quietStart;
+
+	private long quietDeadline = Long.MAX_VALUE;
+
+	private void quiet() {
+		this.active = false;
+		this.quietStart = this.world.now();
+		this.quietDeadline = this.quietStart + 2 * this.plan.sessionTimeout * 3 + SimWorld.millis(10_000);
+		this.instances.forEach((instance) -> instance.client.stopFaults());
+		this.world.note("quiet phase: no more faults or calls");
+	}
+
+	private long activeLimit;
+
+	private void scheduleFaults() {
+		long cycle = this.plan.maxHold / 2 + this.plan.maxThink / 2 + SimWorld.millis(2);
+		long span = Math.max(SimWorld.millis(50),
+				this.plan.requests * cycle / (this.plan.instances * this.plan.callersPerInstance));
+		this.activeLimit = span + 4 * this.plan.sessionTimeout + SimWorld.millis(10_000);
+		for (int i = 0; i < this.plan.faults; i++) {
+			long at = this.world.between(0, span);
+			Instance target = this.instances.get(this.world.random().nextInt(this.instances.size()));
+			this.world.schedule(SimWorld.SERVER, at, "fault", () -> inject(target));
+		}
+	}
+
+	private void inject(Instance target) {
+		this.faultsInjected++;
+		if (!this.active) {
+			return;
+		}
+		long timeout = this.plan.sessionTimeout;
+		int kind = this.world.random().nextInt(3);
+		long now = this.world.now();
+		if (kind == 0 && this.faults.disconnects()) {
+			long down = this.faults.downtime(this.world, timeout);
+			this.world.note("FAULT connection of " + target.name + " dropped for " + down / 1_000_000 + " ms");
+			target.client.dropConnection(down);
+			this.faultWindows.add(new long[] { now, now + down + 2 * timeout });
+		}
+		else if (kind == 1 && this.faults.pauses()) {
+			long length = switch (this.world.random().nextInt(3)) {
+				case 0 -> this.world.between(SimWorld.millis(10), SimWorld.millis(150));
+				case 1 -> this.world.between(timeout / 5, timeout * 6 / 10);
+				default -> this.world.between(timeout + 1, timeout * 2);
+			};
+			this.world.note("FAULT " + target.name + " paused for " + length / 1_000_000 + " ms");
+			target.client.pause(length);
+			this.faultWindows.add(new long[] { now, now + length + 2 * timeout });
+		}
+		else if (kind == 2 && this.faults.disconnects() && this.faults.longOutages()) {
+			long down = this.world.between(timeout + 1, timeout * 2);
+			this.world.note("FAULT connection of " + target.name + " dropped past its session timeout");
+			target.client.dropConnection(down);
+			this.faultWindows.add(new long[] { now, now + down + 2 * timeout });
+		}
+	}
+
+	private void reap() {
+		this.server.reapContainers();
+		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
+	}
+
+	// Checks
+
+	private void check() {
+		if (this.violation != null) {
+			return;
+		}
+		List<Grant> trusted = new ArrayList<>();
+		for (int i = 0; i < this.activeGrants.size(); i++) {
+			Grant grant = this.activeGrants.get(i);
+			if (grant.hold.isReleased()) {
+				grant.releasedAt = this.world.now();
+				this.activeGrants.remove(i--);
+				this.releasedGrants.computeIfAbsent(grant.key, (k) -> new ArrayList<>()).add(grant);
+				continue;
+			}
+			if (grant.instance.client.isPaused()) {
+				continue;
+			}
+			boolean claimsValid = this.breaks.trustEveryGrant() || grant.hold.lock().isTrustedWithoutAsking();
+			if (!claimsValid) {
+				continue;
+			}
+			LockNode node = grant.hold.lock().node();
+			SimServer.Node onServer = this.server.node(node.path());
+			if (onServer == null || onServer.owner != node.sessionId() || !this.server.isAlive(node.sessionId())) {
+				fail("honesty", grant + " claims to be valid, but its node " + node.path()
+						+ ((onServer == null) ? " is gone" : " belongs to an ended session"));
+				return;
+			}
+			trusted.add(grant);
+		}
+		for (int a = 0; a < trusted.size(); a++) {
+			for (int b = a + 1; b < trusted.size(); b++) {
+				Grant one = trusted.get(a);
+				Grant other = trusted.get(b);
+				if (one.key.equals(other.key) && (one.mode == LockMode.EXCLUSIVE || other.mode == LockMode.EXCLUSIVE)) {
+					fail("exclusion", one + " and " + other + " are both valid");
+					return;
+				}
+			}
+		}
+	}
+
+	private void tokenFixed(Grant grant, long token) {
+		grant.token = token;
+		for (Grant earlier : this.releasedGrants.getOrDefault(grant.key, List.of())) {
+			boolean conflicts = grant.mode == LockMode.EXCLUSIVE || earlier.mode == LockMode.EXCLUSIVE;
+			if (conflicts && earlier.token != 0 && earlier.releasedAt < grant.start && token <= earlier.token) {
+				fail("token order", grant + " got token " + token + ", not above " + earlier + " (token "
+						+ earlier.token + "), which was released before it was granted");
+				return;
+			}
+		}
+	}
+
+	private void checkWait(Call call, long grantedAt) {
+		for (long[] window : this.faultWindows) {
+			if (window[0] <= grantedAt && window[1] >= call.askedAt) {
+				return;
+			}
+		}
+		if (this.plan.faults > 0 && (this.faults.dropAfterApply() > 0 || this.faults.slowReply() > 0)) {
+			return;
+		}
+		LockSettings settings = this.plan.settings;
+		long bound = this.plan.instances * (settings.handoffMaxTime().toNanos() + this.plan.maxHold + SimWorld.millis(20))
+				+ this.plan.instances * this.plan.callersPerInstance * (this.plan.maxHold + SimWorld.millis(5))
+				+ settings.keepIdleTime().toNanos() + SimWorld.millis(50);
+		long waited = grantedAt - call.askedAt;
+		if (waited > bound) {
+			fail("handoff bound", call + " waited " + waited / 1_000_000 + " ms in a run without faults, beyond "
+					+ bound / 1_000_000 + " ms");
+		}
+	}
+
+	private void checkNothingLeft() {
+		if (callsInProgress()) {
+			fail("liveness", "calls still in progress at the end: " + callsDescription());
+			return;
+		}
+		List<SimServer.Node> left = this.server.ephemeralsUnder(BASE);
+		if (!left.isEmpty()) {
+			fail("nothing left behind", "lock nodes left " + Duration.ofNanos(this.world.now() - this.quietStart).toMillis()
+					+ " ms after the last call: " + left.stream().map((node) -> node.path).toList());
+		}
+	}
+
+	private boolean callsInProgress() {
+		return this.instances.stream().anyMatch((instance) -> !instance.calls.isEmpty());
+	}
+
+	private String callsDescription() {
+		List<String> calls = new ArrayList<>();
+		this.instances.forEach((instance) -> instance.calls.forEach((call) -> calls.add(call.toString())));
+		return calls.toString();
+	}
+
+	private void fail(String promise, String what) {
+		if (this.violation == null) {
+			this.violation = new Violation(this.seed, promise, what, this.world.now(), this.world.trace(),
+					describe());
+		}
+	}
+
+	String describe() {
+		return "plan " + this.plan + ", faults " + this.faults;
+	}
+
+	long steps() {
+		return this.world.steps();
+	}
+
+	int requests() {
+		return this.requestsStarted;
+	}
+
+	int faultsInjected() {
+		return this.faultsInjected;
+	}
+
+	/**
+	 * A promise broken in a run.
+	 */
+	record Violation(long seed, String promise, String what, long at, String trace, String run) {
+
+		@Override
+		public String toString() {
+			return "Seed " + this.seed + " broke " + this.promise + " at " + this.at / 1_000_000.0 + " ms: " + this.what
+					+ "\n" + this.run + "\nReplay it with:\n  ./mvnw -pl autoconfigure verify -Dtest=LockCoreSimulationTests"
+					+ " -Dsurefire.failIfNoSpecifiedTests=false -Dzklock.sim.seed=" + this.seed
+					+ "\nThe last steps:\n" + this.trace;
+		}
+
+	}
+
+	// Instances and their callers
+
+	private final class Instance {
+
+		final String name;
+
+		final SimClient client;
+
+		final LockEngine engine;
+
+		final List<Call> calls = new ArrayList<>();
+
+		final Executor executor;
+
+		Instance(String name) {
+			this.name = name;
+			this.client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
+					SimRun.this.plan.sessionTimeout);
+			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
+					LockCallListener.NONE, SimRun.this.plan.settings);
+			this.executor = (task) -> SimRun.this.world.schedule(name, SimRun.this.world.between(0, 100_000),
+					"executor task", task);
+		}
+
+		void close() {
+			this.engine.close();
+		}
+
+	}
+
+	private final class Caller {
+
+		private final Instance instance;
+
+		private final int number;
+
+		Caller(Instance instance, int number) {
+			this.instance = instance;
+			this.number = number;
+		}
+
+		void next() {
+			if (!SimRun.this.active) {
+				return;
+			}
+			SimWorld world = SimRun.this.world;
+			Plan plan = SimRun.this.plan;
+			int first = world.random().nextInt(plan.keys);
+			List<String> keys = (plan.keys > 1 && world.chance(0.1)) ? List.of("k" + Math.min(first, (first + 1) % plan.keys),
+					"k" + Math.max(first, (first + 1) % plan.keys)) : List.of("k" + first);
+			LockMode mode = world.chance(plan.shared) ? LockMode.SHARED : LockMode.EXCLUSIVE;
+			double wait = world.random().nextDouble();
+			Duration waitTime = (wait < 0.1) ? Duration.ZERO
+					: (wait < 0.6) ? Duration.ofNanos(world.between(SimWorld.millis(1), SimWorld.millis(300)))
+							: Duration.ofSeconds(-1);
+			Call call = new Call(this.instance.name + "/c" + this.number + "#" + SimRun.this.requestsStarted, keys, mode,
+					waitTime, world.now());
+			SimRun.this.requestsStarted++;
+			this.instance.calls.add(call);
+			world.note(call + " asks");
+			CompletableFuture<@Nullable Acquisition> future = this.instance.engine.acquireAsync(keys, mode, waitTime,
+					this.instance.executor);
+			if (world.chance(plan.cancels)) {
+				world.schedule(this.instance.name, world.between(0, SimWorld.millis(100)), call + " cancels",
+						() -> future.cancel(false));
+			}
+			future.whenComplete((acquisition, ex) -> answered(call, acquisition, ex));
+		}
+
+		private void answered(Call call, @Nullable Acquisition acquisition, @Nullable Throwable ex) {
+			SimWorld world = SimRun.this.world;
+			if (acquisition == null) {
+				world.note(call + " ends without the lock: " + ((ex != null) ? ex.getClass().getSimpleName() : "timed out"));
+				end(call);
+				return;
+			}
+			long now = world.now();
+			checkWait(call, now);
+			List<Grant> grants = new ArrayList<>();
+			for (Hold hold : acquisition.holds()) {
+				Grant grant = new Grant(this.instance, call, hold, hold.key(), hold.mode(), hold.grantedAt());
+				grants.add(grant);
+				SimRun.this.activeGrants.add(grant);
+			}
+			world.note(call + " granted");
+			long hold = world.between(0, SimRun.this.plan.maxHold);
+			if (world.chance(0.5)) {
+				Grant asking = grants.get(world.random().nextInt(grants.size()));
+				world.schedule(this.instance.name, world.between(0, hold), call + " asks its token",
+						() -> asking.hold.fencingTokenAsync().whenComplete((token, failure) -> {
+							if (token != null && !asking.hold.isReleased()) {
+								world.note(call + " has token " + token);
+								tokenFixed(asking, token);
+							}
+						}));
+			}
+			world.schedule(this.instance.name, hold, call + " finishes", () -> this.instance.engine
+				.finishAsync(acquisition)
+				.whenComplete((lost, failure) -> {
+					world.note(call + " released" + ((lost != null) ? " (" + lost.getMessage() + ")" : ""));
+					end(call);
+				}));
+		}
+
+		private void end(Call call) {
+			this.instance.calls.remove(call);
+			SimRun.this.world.schedule(this.instance.name, SimRun.this.world.between(0, SimRun.this.plan.maxThink),
+					"caller thinks", this::next);
+		}
+
+	}
+
+	private record Call(String name, List<String> keys, LockMode mode, Duration waitTime, long askedAt) {
+
+		@Override
+		public String toString() {
+			return this.name + " " + this.mode + " " + this.keys
+					+ (this.waitTime.isNegative() ? "" : " wait " + this.waitTime.toMillis() + "ms");
+		}
+
+	}
+
+	private static final class Grant {
+
+		final Instance instance;
+
+		final Call call;
+
+		final Hold hold;
+
+		final String key;
+
+		final LockMode mode;
+
+		final long start;
+
+		long releasedAt = Long.MAX_VALUE;
+
+		long token;
+
+		Grant(Instance instance, Call call, Hold hold, String key, LockMode mode, long start) {
+			this.instance = instance;
+			this.call = call;
+			this.hold = hold;
+			this.key = key;
+			this.mode = mode;
+			this.start = start;
+		}
+
+		@Override
+		public String toString() {
+			return "the grant of " + this.key + " to " + this.call + " on node " + LockNodes.name(this.hold.lock().node().path());
+		}
+
+	}
+
+}

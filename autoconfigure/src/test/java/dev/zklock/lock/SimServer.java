@@ -1,0 +1,369 @@
+package dev.zklock.lock;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import org.apache.zookeeper.KeeperException.Code;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A model of one ZooKeeper server (or an ensemble that never loses its quorum) as the lock core
+ * relies on it, and no more: one global zxid that grows by one per transaction (a {@code multi},
+ * a session's expiry with all its ephemeral nodes, and a failed write are one transaction each);
+ * {@code czxid}, {@code mzxid}, {@code pzxid} and {@code cversion} as ZooKeeper moves them
+ * ({@code pzxid} on a child's create and delete, deletes at session expiry included, never on a
+ * child's data change); sequence numbers taken from the parent's {@code cversion}; ephemeral nodes
+ * that go with their session; container nodes removed by a reaper once empty after having had a
+ * child; one-shot watches, fired into the session's stream of replies in the order of the changes.
+ * {@link ConformanceTests} runs the same operations here and on a real server.
+ */
+final class SimServer {
+
+	static final long FIRST_SESSION = 0x100000001L;
+
+	private final TreeMap<String, Node> nodes = new TreeMap<>();
+
+	private final Map<Long, Session> sessions = new LinkedHashMap<>();
+
+	private final Map<String, List<Watch>> childWatches = new HashMap<>();
+
+	private final Map<String, List<Watch>> dataWatches = new HashMap<>();
+
+	private long zxid;
+
+	private long nextSession = FIRST_SESSION;
+
+	SimServer() {
+		Node root = new Node("/", 0, false, false);
+		this.nodes.put("/", root);
+	}
+
+	long zxid() {
+		return this.zxid;
+	}
+
+	/**
+	 * Start a session (a transaction of its own).
+	 * @param events where its watch events go
+	 */
+	Session openSession(WatchSink events) {
+		this.zxid++;
+		Session session = new Session(this.nextSession++, events);
+		this.sessions.put(session.id, session);
+		return session;
+	}
+
+	/**
+	 * End a session at its expiry, or at close: one transaction deletes its ephemeral nodes.
+	 */
+	void expire(Session session) {
+		if (!session.alive) {
+			return;
+		}
+		session.alive = false;
+		this.zxid++;
+		List<String> owned = new ArrayList<>();
+		for (Node node : this.nodes.values()) {
+			if (node.owner == session.id) {
+				owned.add(node.path);
+			}
+		}
+		Collections.reverse(owned);
+		for (String path : owned) {
+			removeNode(path);
+		}
+		dropWatches(session, this.childWatches);
+		dropWatches(session, this.dataWatches);
+	}
+
+	private static void dropWatches(Session session, Map<String, List<Watch>> watches) {
+		watches.values().forEach((list) -> list.removeIf((watch) -> watch.session == session));
+	}
+
+	Result create(Session session, String path, Kind kind) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		this.zxid++;
+		Code check = canCreate(path, kind);
+		if (check != Code.OK) {
+			return Result.of(check);
+		}
+		String created = createNode(session, path, kind);
+		return Result.created(created, this.nodes.get(created).stat());
+	}
+
+	/**
+	 * The lock core's first-use transaction: the key node as a container, a lock node under it
+	 * (ephemeral sequential), and an empty write to the key node.
+	 */
+	Result createKeyAndLockNode(Session session, String keyPath, String lockNodePath) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		this.zxid++;
+		Code check = canCreate(keyPath, Kind.CONTAINER);
+		if (check != Code.OK) {
+			return Result.of(check);
+		}
+		createNode(session, keyPath, Kind.CONTAINER);
+		String lockNode = createNode(session, lockNodePath, Kind.EPHEMERAL_SEQUENTIAL);
+		Node key = this.nodes.get(keyPath);
+		key.mzxid = this.zxid;
+		fire(this.dataWatches, keyPath);
+		return Result.created(lockNode, key.stat());
+	}
+
+	Result getChildren(Session session, String path, @Nullable Runnable watch) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		Node node = this.nodes.get(path);
+		if (node == null) {
+			return Result.of(Code.NONODE);
+		}
+		if (watch != null) {
+			this.childWatches.computeIfAbsent(path, (p) -> new ArrayList<>()).add(new Watch(session, watch));
+		}
+		return new Result(Code.OK, path, node.stat(), List.copyOf(node.children));
+	}
+
+	Result exists(Session session, String path, @Nullable Runnable watch) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		if (watch != null) {
+			this.dataWatches.computeIfAbsent(path, (p) -> new ArrayList<>()).add(new Watch(session, watch));
+		}
+		Node node = this.nodes.get(path);
+		return (node != null) ? new Result(Code.OK, path, node.stat(), List.of()) : Result.of(Code.NONODE);
+	}
+
+	Result delete(Session session, String path) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		this.zxid++;
+		Node node = this.nodes.get(path);
+		if (node == null) {
+			return Result.of(Code.NONODE);
+		}
+		if (!node.children.isEmpty()) {
+			return Result.of(Code.NOTEMPTY);
+		}
+		removeNode(path);
+		return Result.of(Code.OK);
+	}
+
+	Result setData(Session session, String path) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		this.zxid++;
+		Node node = this.nodes.get(path);
+		if (node == null) {
+			return Result.of(Code.NONODE);
+		}
+		node.mzxid = this.zxid;
+		node.version++;
+		fire(this.dataWatches, path);
+		return new Result(Code.OK, path, node.stat(), List.of());
+	}
+
+	/**
+	 * What ZooKeeper's container manager does at each check: delete every container node that
+	 * has had children and has none now, one transaction each.
+	 */
+	int reapContainers() {
+		List<String> empty = new ArrayList<>();
+		for (Node node : this.nodes.values()) {
+			if (node.container && node.cversion > 0 && node.children.isEmpty()) {
+				empty.add(node.path);
+			}
+		}
+		for (String path : empty) {
+			this.zxid++;
+			removeNode(path);
+		}
+		return empty.size();
+	}
+
+	@Nullable Node node(String path) {
+		return this.nodes.get(path);
+	}
+
+	boolean isAlive(long sessionId) {
+		Session session = this.sessions.get(sessionId);
+		return session != null && session.alive;
+	}
+
+	/**
+	 * Return the ephemeral nodes under a path, for the checks.
+	 */
+	List<Node> ephemeralsUnder(String path) {
+		List<Node> found = new ArrayList<>();
+		for (Node node : this.nodes.tailMap(path, true).values()) {
+			if (!node.path.startsWith(path)) {
+				break;
+			}
+			if (node.owner != 0) {
+				found.add(node);
+			}
+		}
+		return found;
+	}
+
+	private Code canCreate(String path, Kind kind) {
+		String parentPath = LockNodes.parent(path);
+		Node parent = this.nodes.get(parentPath);
+		if (parent == null) {
+			return Code.NONODE;
+		}
+		if (parent.owner != 0) {
+			return Code.NOCHILDRENFOREPHEMERALS;
+		}
+		if (!kind.sequential && this.nodes.containsKey(path)) {
+			return Code.NODEEXISTS;
+		}
+		return Code.OK;
+	}
+
+	private String createNode(Session session, String path, Kind kind) {
+		Node parent = this.nodes.get(LockNodes.parent(path));
+		String created = kind.sequential ? path + String.format("%010d", parent.cversion) : path;
+		Node node = new Node(created, this.zxid, kind == Kind.CONTAINER, false);
+		node.owner = kind.ephemeral ? session.id : 0;
+		this.nodes.put(created, node);
+		parent.children.add(LockNodes.name(created));
+		parent.cversion++;
+		parent.pzxid = this.zxid;
+		fire(this.dataWatches, created);
+		fire(this.childWatches, parent.path);
+		return created;
+	}
+
+	private void removeNode(String path) {
+		Node node = this.nodes.remove(path);
+		Node parent = this.nodes.get(LockNodes.parent(path));
+		parent.children.remove(LockNodes.name(path));
+		parent.cversion++;
+		parent.pzxid = this.zxid;
+		fire(this.dataWatches, path);
+		fire(this.childWatches, path);
+		fire(this.childWatches, parent.path);
+		node.deleted = true;
+	}
+
+	private void fire(Map<String, List<Watch>> watches, String path) {
+		List<Watch> fired = watches.remove(path);
+		if (fired != null) {
+			for (Watch watch : fired) {
+				if (watch.session.alive) {
+					watch.session.events.fired(watch.callback);
+				}
+			}
+		}
+	}
+
+	enum Kind {
+
+		PERSISTENT(false, false), CONTAINER(false, false), EPHEMERAL_SEQUENTIAL(true, true);
+
+		private final boolean ephemeral;
+
+		private final boolean sequential;
+
+		Kind(boolean ephemeral, boolean sequential) {
+			this.ephemeral = ephemeral;
+			this.sequential = sequential;
+		}
+
+	}
+
+	/**
+	 * Where a session's watch events go: into its connection's stream, in order with replies.
+	 */
+	@FunctionalInterface
+	interface WatchSink {
+
+		void fired(Runnable callback);
+
+	}
+
+	static final class Session {
+
+		final long id;
+
+		final WatchSink events;
+
+		boolean alive = true;
+
+		Session(long id, WatchSink events) {
+			this.id = id;
+			this.events = events;
+		}
+
+	}
+
+	private record Watch(Session session, Runnable callback) {
+	}
+
+	static final class Node {
+
+		final String path;
+
+		final long czxid;
+
+		long mzxid;
+
+		long pzxid;
+
+		int cversion;
+
+		int version;
+
+		long owner;
+
+		final boolean container;
+
+		boolean deleted;
+
+		final TreeSet<String> children = new TreeSet<>();
+
+		Node(String path, long czxid, boolean container, boolean deleted) {
+			this.path = path;
+			this.czxid = czxid;
+			this.mzxid = czxid;
+			this.pzxid = czxid;
+			this.container = container;
+			this.deleted = deleted;
+		}
+
+		ZooKeeperPort.NodeStat stat() {
+			return new ZooKeeperPort.NodeStat(this.czxid, this.mzxid, this.pzxid, this.owner);
+		}
+
+	}
+
+	/**
+	 * A request's outcome at the server.
+	 */
+	record Result(Code code, @Nullable String path, ZooKeeperPort.@Nullable NodeStat stat, List<String> children) {
+
+		static Result of(Code code) {
+			return new Result(code, null, null, List.of());
+		}
+
+		static Result created(String path, ZooKeeperPort.NodeStat stat) {
+			return new Result(Code.OK, path, stat, List.of());
+		}
+
+	}
+
+}
