@@ -158,12 +158,21 @@ final class NodeAcquisition {
 					}
 				}
 				case WATCHING, READING -> {
+					// A read may have been lost with the connection (Curator gave it up) while
+					// the create it was sent with was retried and answered: read again.
 					if (this.ourPath != null && current != this.sessionId) {
 						restart();
 					}
-					else if (this.phase == Phase.WATCHING) {
+					else if (this.ourPath != null) {
 						this.generation++;
 						read();
+					}
+					else if (this.transactionId != null && current == this.requestSession) {
+						this.generation++;
+						findTransactionNode();
+					}
+					else {
+						restart();
 					}
 				}
 				case CREATING, TRANSACTION -> {
@@ -397,6 +406,9 @@ final class NodeAcquisition {
 
 	private void grant(long token) {
 		this.phase = Phase.GRANTED;
+		// Replies and watch events still in flight (a watch on the predecessor, a second read
+		// after a reconnect) belong to an acquisition that is over: they must not grant again.
+		this.generation++;
 		this.stalls.ended(this);
 		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, token);
 		deliver(() -> this.outcome.granted(node));

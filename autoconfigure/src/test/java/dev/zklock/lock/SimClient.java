@@ -372,6 +372,22 @@ final class SimClient implements ZooKeeperPort {
 		}
 	}
 
+	/**
+	 * Return where in the core a request was made, for the trace.
+	 */
+	private String caller() {
+		if (this.world.traceSize() < 1000) {
+			return "";
+		}
+		return StackWalker.getInstance()
+			.walk((frames) -> frames.filter((frame) -> !frame.getClassName().contains(".Sim")
+					&& frame.getClassName().startsWith("dev.zklock.lock"))
+				.limit(3)
+				.map((frame) -> frame.getClassName().substring(16) + "." + frame.getMethodName() + ":" + frame.getLineNumber())
+				.toList()
+				.toString());
+	}
+
 	private long latency() {
 		return this.faults.latency(this.world);
 	}
@@ -469,7 +485,7 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void delete(String path, @Nullable Reply<Void> reply) {
-		Request request = new Request("delete " + LockNodes.name(path), (session) -> this.server.delete(session, path),
+		Request request = new Request("delete " + LockNodes.name(path) + caller(), (session) -> this.server.delete(session, path),
 				(result) -> {
 					if (reply != null) {
 						reply.done(result.code(), null);

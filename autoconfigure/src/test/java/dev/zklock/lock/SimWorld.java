@@ -42,6 +42,10 @@ final class SimWorld {
 		return this.now;
 	}
 
+	int traceSize() {
+		return this.traceSize;
+	}
+
 	long steps() {
 		return this.steps;
 	}
