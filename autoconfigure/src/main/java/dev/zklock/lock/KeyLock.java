@@ -338,17 +338,24 @@ final class KeyLock {
 	}
 
 	/**
-	 * Forget a node that went with its session: nothing to delete.
+	 * Forget a node that was lost. It usually went with its session, but not always: a request
+	 * retried after the session expired may have created it in the new session before Curator
+	 * told of the loss. Delete it anyway (a node already gone costs one request).
 	 */
 	private void dropNode() {
 		ActiveLock dropped = this.node;
 		if (this.kept) {
 			this.kept = false;
 			this.locks.releaseKept();
+			if (this.idleTimer != null) {
+				this.idleTimer.cancel();
+				this.idleTimer = null;
+			}
 		}
 		forgetNode();
 		if (dropped != null) {
 			this.locks.guard().remove(dropped);
+			this.deferred.add(() -> this.locks.port().delete(dropped.node().path(), null));
 		}
 	}
 
