@@ -29,6 +29,8 @@ final class NodeAcquisition {
 
 	private static final Log logger = LogFactory.getLog(NodeAcquisition.class);
 
+	private static final long RETRY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
+
 	/**
 	 * Told how the acquisition ends. Called on a ZooKeeper event thread, outside any lock of the
 	 * acquisition; must be quick.
@@ -111,27 +113,67 @@ final class NodeAcquisition {
 	 * Send the first requests.
 	 */
 	void start() {
-		this.stalls.started(this);
-		locked(this::restart);
+		locked(() -> {
+			// The key may have abandoned the request before this thread got to start it.
+			if (this.phase != Phase.ABANDONED) {
+				this.stalls.started(this);
+				restart();
+			}
+		});
 	}
 
 	/**
 	 * The node is no longer wanted: delete it if it exists, or as soon as a create in flight
-	 * reports it.
+	 * reports it. A first-use transaction whose reply is still unknown (lost with the
+	 * connection, or a node found to exist before its read) may have created a node that we never
+	 * learned the name of: it is looked for among the key's children by its protected id.
 	 */
 	void abandon() {
 		String[] path = new String[1];
+		List<String> ids = new ArrayList<>(2);
+		long[] session = new long[1];
 		locked(() -> {
 			if (this.phase != Phase.ABANDONED) {
 				this.phase = Phase.ABANDONED;
 				this.generation++;
 				path[0] = this.ourPath;
+				if (this.transactionId != null) {
+					ids.add(this.transactionId);
+				}
+				if (this.abandonedId != null) {
+					ids.add(this.abandonedId);
+				}
+				session[0] = this.requestSession;
 			}
 		});
 		this.stalls.ended(this);
 		if (path[0] != null) {
 			this.port.delete(path[0], null);
 		}
+		if (!ids.isEmpty()) {
+			removeTransactionNodes(ids, session[0]);
+		}
+	}
+
+	/**
+	 * Delete the nodes our transactions may have created, reading the children until the read
+	 * succeeds or the session that sent them is gone (and the nodes with it).
+	 */
+	private void removeTransactionNodes(List<String> ids, long session) {
+		this.port.getChildren(this.keyPath, null, (rc, read) -> {
+			if (rc == Code.OK && read != null) {
+				for (String child : read.names()) {
+					for (String id : ids) {
+						if (child.startsWith(LockNodes.protectedPrefix(id))) {
+							this.port.delete(LockNodes.path(this.keyPath, child), null);
+						}
+					}
+				}
+			}
+			else if (rc != Code.NONODE && this.port.sessionId() == session) {
+				this.port.schedule(() -> removeTransactionNodes(ids, session), RETRY_NANOS);
+			}
+		});
 	}
 
 	/**
