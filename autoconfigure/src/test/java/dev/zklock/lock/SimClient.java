@@ -146,8 +146,25 @@ final class SimClient implements ZooKeeperPort {
 		return false;
 	}
 
+	/**
+	 * End the faults: a link that is down comes back soon (its client still notices first).
+	 */
 	void stopFaults() {
 		this.downUntil = this.world.now();
+		if (!this.connected && this.link == null) {
+			scheduleReconnect();
+		}
+	}
+
+	/**
+	 * Return when the instance's last pause ends.
+	 */
+	long pausedUntil() {
+		long until = 0;
+		for (Pause pause : this.pauses) {
+			until = Math.max(until, pause.end);
+		}
+		return until;
 	}
 
 	/**

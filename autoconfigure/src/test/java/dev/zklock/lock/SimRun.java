@@ -132,7 +132,12 @@ final class SimRun {
 		}
 		if (this.violation == null) {
 			// Let kept locks expire, deletes finish and containers go, then nothing may be left.
-			long end = this.world.now() + this.plan.settings.keepIdleTime().toNanos() + SimWorld.millis(3000);
+			long settled = this.world.now();
+			for (Instance instance : this.instances) {
+				settled = Math.max(settled, instance.client.pausedUntil());
+			}
+			long end = settled + this.plan.settings.keepIdleTime().toNanos() + this.plan.sessionTimeout
+					+ SimWorld.millis(3000);
 			while (this.violation == null && this.world.step() && this.world.now() < end) {
 				check();
 			}
