@@ -197,6 +197,21 @@ final class KeyLock {
 		return this.othersWait;
 	}
 
+	@Override
+	public String toString() {
+		lock();
+		try {
+			ActiveLock current = this.node;
+			return "KeyLock[" + this.key + ", node=" + ((current != null)
+					? LockNodes.name(current.node().path()) + " " + current.state() : "none") + ", acquiring="
+					+ this.acquiring + ", queue=" + this.queue.size() + ", holders=" + holders() + ", kept=" + this.kept
+					+ ", othersWait=" + this.othersWait + "]";
+		}
+		finally {
+			unlock();
+		}
+	}
+
 	// Decisions, always with the lock held.
 
 	private void dispatch() {

@@ -54,6 +54,10 @@ final class KeyLocks {
 		return this.keys.computeIfAbsent(key, (k) -> new KeyLock(k, keyPath, this));
 	}
 
+	List<KeyLock> all() {
+		return List.copyOf(this.keys.values());
+	}
+
 	void retire(KeyLock keyLock) {
 		this.keys.remove(keyLock.key(), keyLock);
 	}

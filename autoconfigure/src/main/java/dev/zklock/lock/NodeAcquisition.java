@@ -83,7 +83,11 @@ final class NodeAcquisition {
 
 	private long requestSession;
 
-	private @Nullable String abandonedId;
+	/**
+	 * The ids of our transactions of the current session that may have created a node we never
+	 * learned the name of: removed at the next read of the children.
+	 */
+	private final List<String> abandonedIds = new ArrayList<>(1);
 
 	private final List<Runnable> pending = new ArrayList<>(1);
 
@@ -103,6 +107,13 @@ final class NodeAcquisition {
 
 	LockMode mode() {
 		return this.mode;
+	}
+
+	@Override
+	public String toString() {
+		return "NodeAcquisition[" + this.phase + ", generation " + this.generation + ", "
+				+ ((this.ourPath != null) ? LockNodes.name(this.ourPath) : "no node yet")
+				+ ((this.transactionId != null) ? ", transaction " + this.transactionId : "") + "]";
 	}
 
 	String keyPath() {
@@ -140,9 +151,7 @@ final class NodeAcquisition {
 				if (this.transactionId != null) {
 					ids.add(this.transactionId);
 				}
-				if (this.abandonedId != null) {
-					ids.add(this.abandonedId);
-				}
+				ids.addAll(this.abandonedIds);
 				session[0] = this.requestSession;
 			}
 		});
@@ -232,11 +241,17 @@ final class NodeAcquisition {
 
 	private void restart() {
 		this.generation++;
-		this.requestSession = this.port.sessionId();
+		long session = this.port.sessionId();
+		if (session != this.requestSession) {
+			this.abandonedIds.clear(); // their nodes went with their session
+		}
+		else if (this.transactionId != null) {
+			this.abandonedIds.add(this.transactionId);
+		}
+		this.requestSession = session;
 		this.ourPath = null;
 		this.earlyRead = null;
 		this.transactionId = null;
-		this.abandonedId = null;
 		if (this.keyNodes.isKnown(this.keyPath)) {
 			createAndRead();
 		}
@@ -247,7 +262,7 @@ final class NodeAcquisition {
 
 	private void createAndRead() {
 		if (this.transactionId != null) {
-			this.abandonedId = this.transactionId;
+			this.abandonedIds.add(this.transactionId);
 			this.transactionId = null;
 		}
 		this.phase = Phase.CREATING;
@@ -405,16 +420,15 @@ final class NodeAcquisition {
 	}
 
 	private void removeAbandonedTransactionNode(List<String> children) {
-		if (this.abandonedId == null) {
-			return;
-		}
-		String prefix = LockNodes.protectedPrefix(this.abandonedId);
-		for (String child : children) {
-			if (child.startsWith(prefix)) {
-				this.port.delete(LockNodes.path(this.keyPath, child), null);
+		for (String id : this.abandonedIds) {
+			String prefix = LockNodes.protectedPrefix(id);
+			for (String child : children) {
+				if (child.startsWith(prefix)) {
+					this.port.delete(LockNodes.path(this.keyPath, child), null);
+				}
 			}
 		}
-		this.abandonedId = null;
+		this.abandonedIds.clear();
 	}
 
 	private void checkOurNodeThenRead() {

@@ -304,7 +304,16 @@ final class SimRun {
 	private String callsDescription() {
 		List<String> calls = new ArrayList<>();
 		this.instances.forEach((instance) -> instance.calls.forEach((call) -> calls.add(call.toString())));
-		return calls.toString();
+		StringBuilder keys = new StringBuilder();
+		for (Instance instance : this.instances) {
+			keys.append("\n  ").append(instance.name).append(instance.client.isConnected() ? "" : " (disconnected)")
+				.append(": ").append(instance.engine.keyLocks().all());
+		}
+		for (int k = 0; k < this.plan.keys; k++) {
+			SimServer.Node key = this.server.node(LockNodes.path(BASE, "k" + k));
+			keys.append("\n  server k").append(k).append(": ").append((key != null) ? key.children : "no key node");
+		}
+		return calls + keys.toString();
 	}
 
 	private void fail(String promise, String what) {
