@@ -92,6 +92,9 @@ class ReleasedLockTests {
 		await().atMost(Duration.ofSeconds(20)).until(() -> !template.waitingCalls().isEmpty());
 		release.countDown();
 		HeldLock handedOff = second.get(30, TimeUnit.SECONDS);
+		if (LockTestSupport.defaultSettings().handoff()) {
+			assertThat(template.lockCounts().handoffs()).as("handoffs").isEqualTo(1);
+		}
 		assertReleased(first.get(30, TimeUnit.SECONDS), false);
 		assertReleased(handedOff, false);
 	}
