@@ -33,6 +33,9 @@ public interface HeldLock {
 	 * The first grant of a lock node has its token at no cost. A grant passed on from another
 	 * call of this instance (local handoff, or the reuse of a kept lock) takes its token with one
 	 * write to ZooKeeper the first time it is asked for; a call that never asks pays nothing.
+	 * <p>
+	 * A token given during the call is given again, unchanged, after it; a token first asked for
+	 * after the call released the lock is refused.
 	 * @return the fencing token
 	 * @throws LockLostException if the token is asked for the first time while the lock is in
 	 * doubt or lost
@@ -58,9 +61,11 @@ public interface HeldLock {
 	}
 
 	/**
-	 * Return whether the lock is certainly still held: the session that holds it has not been
-	 * suspended or lost, and, after a process pause that the session might not have survived,
-	 * the server has confirmed the lock.
+	 * Return whether the lock is certainly still held: the call has not released it, the session
+	 * that holds it has not been suspended or lost, and, after a process pause that the session
+	 * might not have survived, the server has confirmed the lock. A released lock is never valid
+	 * again, whatever grant it was (outer, reentrant, handed on, reusing a kept lock,
+	 * asynchronous).
 	 * @return whether the lock is valid
 	 */
 	boolean isValid();

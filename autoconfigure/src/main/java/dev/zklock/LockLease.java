@@ -1,5 +1,6 @@
 package dev.zklock;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -11,6 +12,7 @@ import dev.zklock.lock.Acquisition;
 import dev.zklock.lock.AcquisitionOutcome;
 import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockEngine;
+import dev.zklock.support.CallContext;
 
 /**
  * The locks an asynchronous call holds, from its grant to the end of its work: the end checks that
@@ -26,6 +28,8 @@ final class LockLease {
 
 	private final Executor executor;
 
+	private final CallContext.@Nullable Scope scope;
+
 	private volatile boolean checked;
 
 	/**
@@ -37,6 +41,7 @@ final class LockLease {
 		this.acquisition = acquisition;
 		this.call = call;
 		this.executor = executor;
+		this.scope = (acquisition != null) ? CallContext.Scope.ofLocks(List.of(acquisition.innermost())) : null;
 	}
 
 	/**
@@ -62,6 +67,18 @@ final class LockLease {
 
 	LockCall call() {
 		return this.call;
+	}
+
+	/**
+	 * Return the call as its work's context sees it; it ends as the call begins to release its
+	 * locks.
+	 */
+	CallContext.Scope scope() {
+		CallContext.Scope scope = this.scope;
+		if (scope == null) {
+			throw new IllegalStateException("The locks were not obtained");
+		}
+		return scope;
 	}
 
 	/**
@@ -92,6 +109,7 @@ final class LockLease {
 	 * work succeeded and its locks were held throughout
 	 */
 	void end(@Nullable Throwable failure, Consumer<@Nullable Throwable> then) {
+		scope().end();
 		CompletableFuture<@Nullable RuntimeException> finished = (failure != null || this.checked)
 				? this.engine.releaseAsync(held()).thenApply((released) -> null) : this.engine.finishAsync(held());
 		finished.whenCompleteAsync((lost, ex) -> {

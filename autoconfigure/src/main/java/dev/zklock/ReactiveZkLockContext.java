@@ -1,14 +1,15 @@
 package dev.zklock;
 
-import java.util.function.Function;
-
 import reactor.core.publisher.Mono;
-import reactor.util.context.Context;
+
+import dev.zklock.support.CallContext;
 
 /**
  * The lock held by a reactive call, for the work inside a {@code @ZkLocked} method that returns a
  * {@code Mono} or a {@code Flux}, or a {@link ReactiveZkLockTemplate} call: it travels in the
- * Reactor context, not on a thread.
+ * Reactor context, not on a thread. It is the lock {@link ZkLockContext} gives where the calls'
+ * context is on the thread (the method's body, and every operator with Reactor's automatic
+ * context propagation); a call that has released its lock is never seen.
  *
  * <pre class="code">
  * return ReactiveZkLockContext.current()
@@ -20,8 +21,6 @@ import reactor.util.context.Context;
  */
 public final class ReactiveZkLockContext {
 
-	private static final Object KEY = ReactiveZkLockContext.class.getName() + ".lock";
-
 	private ReactiveZkLockContext() {
 	}
 
@@ -30,15 +29,12 @@ public final class ReactiveZkLockContext {
 	 * @return the lock; an error with {@link IllegalStateException} outside any reactive call
 	 */
 	public static Mono<HeldLock> current() {
-		return Mono.deferContextual((context) -> context.<HeldLock>getOrEmpty(KEY)
+		return Mono.deferContextual((context) -> context.<CallContext>getOrEmpty(CallContext.KEY)
+			.map(CallContext::lock)
 			.map(Mono::just)
 			.orElseGet(() -> Mono.error(new IllegalStateException("No zklock lock in the Reactor context: "
 					+ "ReactiveZkLockContext.current() works inside the Mono or Flux of a @ZkLocked method or a "
-					+ "ReactiveZkLockTemplate call"))));
-	}
-
-	static Function<Context, Context> with(HeldLock lock) {
-		return (context) -> context.put(KEY, lock);
+					+ "ReactiveZkLockTemplate call, until the call releases its lock"))));
 	}
 
 }

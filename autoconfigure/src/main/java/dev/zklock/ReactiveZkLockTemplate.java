@@ -13,6 +13,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import dev.zklock.support.CallContext;
+import dev.zklock.support.ReactiveCalls;
+
 /**
  * Runs reactive work while holding ZooKeeper locks: the reactive form of {@link ZkLockTemplate},
  * on the same engine and with the same semantics, for applications that use Project Reactor.
@@ -25,6 +28,9 @@ import reactor.core.scheduler.Schedulers;
  * {@link LockLostException} instead of completing it.
  * <li>Inside the work, {@link ReactiveZkLockContext#current()} gives the held lock from the
  * Reactor context (key, mode, fencing token, validity); the work's function is also given it.
+ * {@link ZkLockContext} sees it too while the work's function runs and while its publisher is
+ * subscribed, and, with Reactor's automatic context propagation, in the pipeline's operators;
+ * never once the locks are being released.
  * <li>Not obtained in time: an error signal with {@link LockTimeoutException}, or what the
  * {@code onTimeout} publisher emits.
  * </ul>
@@ -132,6 +138,7 @@ public class ReactiveZkLockTemplate {
 		HeldLock lock = lease.lock();
 		Publisher<T> publisher;
 		lease.call().acquired(lock);
+		@Nullable CallContext outer = CallContext.enter(lease.scope());
 		try {
 			publisher = work.apply(lock);
 		}
@@ -139,13 +146,14 @@ public class ReactiveZkLockTemplate {
 			publisher = Flux.error(ex);
 		}
 		finally {
+			CallContext.set(outer);
 			lease.call().detached();
 		}
 		// The locks are checked before the work's completion goes downstream: lost, it ends with
 		// LockLostException instead (and the locks are released as after any error).
 		Mono<T> check = Mono.fromFuture(lease::checkHeld, true)
 			.flatMap((lost) -> Mono.error(lost));
-		return Flux.from(publisher).contextWrite(ReactiveZkLockContext.with(lock)).concatWith(check);
+		return ReactiveCalls.inScope(publisher, lease.scope()).concatWith(check);
 	}
 
 	private static <T> Publisher<T> fallback(LockLease lease, Supplier<? extends Publisher<T>> onTimeout) {

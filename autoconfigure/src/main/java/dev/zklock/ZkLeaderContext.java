@@ -2,11 +2,15 @@ package dev.zklock;
 
 import java.util.Optional;
 
-import dev.zklock.leader.ThreadTerms;
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.support.CallContext;
 
 /**
- * The leadership terms in which the current thread runs, for code inside a {@code @ZkLeader}
- * method.
+ * The leadership terms of the {@code @ZkLeader} calls the current code runs in: a blocking
+ * call's, and the synchronous part of the body of a call that returns a {@code CompletionStage}
+ * or a reactive type. Later stages of such a call's work see its term where the context is
+ * propagated ({@link ZkLockThreadLocalAccessor}); a call that has ended is never seen.
  *
  * <pre class="code">
  * &#64;ZkLeader("billing")
@@ -25,28 +29,31 @@ public final class ZkLeaderContext {
 	}
 
 	/**
-	 * Return the term of the innermost {@code @ZkLeader} call of the current thread.
+	 * Return the term of the innermost {@code @ZkLeader} call the current code runs in.
 	 * @return the term
-	 * @throws IllegalStateException if the thread runs no leader-only call
+	 * @throws IllegalStateException if the code runs in no leader-only call
 	 */
 	public static LeaderTerm current() {
-		LeaderTerm term = ThreadTerms.current();
+		CallContext context = CallContext.current();
+		LeaderTerm term = (context != null) ? context.term() : null;
 		if (term == null) {
 			throw new IllegalStateException("The current thread runs no @ZkLeader call: ZkLeaderContext.current() "
-					+ "works inside a @ZkLeader method, on the thread that runs it; elsewhere use "
-					+ "ZkLeadership.term(group)");
+					+ "works inside a @ZkLeader method, on the thread that runs it, and in later stages of its work "
+					+ "where the context is propagated; elsewhere use ZkLeadership.term(group)");
 		}
 		return term;
 	}
 
 	/**
-	 * Find the term of the given group, if the current thread runs a {@code @ZkLeader} call of
+	 * Find the term of the given group, if the current code runs in a {@code @ZkLeader} call of
 	 * it (for example an outer call).
 	 * @param group the group
 	 * @return the term, or empty
 	 */
 	public static Optional<LeaderTerm> find(String group) {
-		return Optional.ofNullable(ThreadTerms.get(group));
+		CallContext context = CallContext.current();
+		@Nullable LeaderTerm term = (context != null) ? context.term(group) : null;
+		return Optional.ofNullable(term);
 	}
 
 }

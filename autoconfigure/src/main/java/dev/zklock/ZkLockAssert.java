@@ -30,7 +30,8 @@ public final class ZkLockAssert {
 	}
 
 	/**
-	 * Assert that the current thread holds the lock on the given key, in either mode.
+	 * Assert that the current thread holds the lock on the given key, in either mode: that the
+	 * running code belongs to a call that holds it, as {@link ZkLockContext#find(String)} sees.
 	 * @param key the key, as the lock was taken ({@code @ZkLocked}'s evaluated key)
 	 * @throws IllegalStateException if it does not
 	 */

@@ -1,6 +1,7 @@
 package dev.zklock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -24,7 +25,9 @@ import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
 import dev.zklock.lock.LockSettings;
 import dev.zklock.lock.LockKeys;
+import dev.zklock.lock.ThreadHolds;
 import dev.zklock.lock.WaitingCallInfo;
+import dev.zklock.support.CallContext;
 
 /**
  * Runs code while holding ZooKeeper locks: the programmatic form of {@code @ZkLocked}, with the
@@ -213,6 +216,8 @@ public class ZkLockTemplate implements AutoCloseable {
 			return notAcquired(onTimeout, call);
 		}
 		Throwable failure = null;
+		CallContext.Scope scope = CallContext.Scope.ofLocks(locks(ordered, acquisition));
+		@Nullable CallContext outer = CallContext.enter(scope);
 		try {
 			call.acquired(acquisition.innermost());
 			T result = callback.doWithLock(acquisition.innermost());
@@ -224,9 +229,27 @@ public class ZkLockTemplate implements AutoCloseable {
 			throw ex;
 		}
 		finally {
+			// Ended before the release: a context captured during the call never shows a released lock.
+			scope.end();
+			CallContext.set(outer);
 			this.engine.release(acquisition);
 			call.ended(failure);
 		}
+	}
+
+	/**
+	 * Return the locks of a blocking call, in the order it took them.
+	 */
+	private static List<HeldLock> locks(List<String> ordered, Acquisition acquisition) {
+		if (ordered.size() == 1) {
+			return List.of(acquisition.innermost());
+		}
+		List<HeldLock> locks = new ArrayList<>(ordered.size());
+		for (String key : ordered) {
+			HeldLock lock = ThreadHolds.get(key);
+			locks.add((lock != null) ? lock : acquisition.innermost());
+		}
+		return locks;
 	}
 
 	/**
@@ -265,9 +288,11 @@ public class ZkLockTemplate implements AutoCloseable {
 	 * these differences:
 	 * <ul>
 	 * <li>No thread waits: the call returns at once, and its locks belong to the work, not to a
-	 * thread. The work may continue on any thread, and {@link ZkLockContext} does not see its
-	 * locks; the callback's {@link HeldLock} does. Not reentrant: the call waits for locks its
-	 * own thread holds, like a call of another thread would.
+	 * thread. The work may continue on any thread. {@link ZkLockContext} sees the lock (the
+	 * innermost, the callback's {@link HeldLock}) while the callback runs, and in later stages of
+	 * the work where the context is propagated ({@link ZkLockThreadLocalAccessor}), until the
+	 * release. Not reentrant: the call waits for locks its own thread holds, like a call of
+	 * another thread would.
 	 * <li>The callback runs on the template's executor ({@link #setAsyncExecutor}), never on a
 	 * ZooKeeper thread, and the returned future completes there too.
 	 * <li>The locks are released when the work's stage completes, normally or exceptionally;
@@ -385,8 +410,10 @@ public class ZkLockTemplate implements AutoCloseable {
 
 	private <T> void run(LockLease lease, AsyncLockCallback<T> callback, CompletableFuture<T> result) {
 		CompletionStage<T> work;
+		@Nullable CallContext outer = CallContext.current();
 		try {
 			lease.call().acquired(lease.lock());
+			CallContext.enter(lease.scope());
 			work = callback.doWithLock(lease.lock());
 			if (work == null) {
 				work = CompletableFuture.completedFuture(null);
@@ -396,6 +423,7 @@ public class ZkLockTemplate implements AutoCloseable {
 			work = CompletableFuture.failedFuture(ex);
 		}
 		finally {
+			CallContext.set(outer);
 			lease.call().detached();
 		}
 		CompletionStage<T> started = work;

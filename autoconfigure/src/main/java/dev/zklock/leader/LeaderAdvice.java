@@ -61,17 +61,13 @@ public final class LeaderAdvice {
 		}
 		ZkLeadership leadership = this.leadership.get();
 		if (spec.style() == CallStyle.REACTIVE) {
-			return ReactiveLeaderCalls.onSubscribe(method, spec, call, () -> leadership.isLeader(spec.group()),
+			return ReactiveLeaderCalls.onSubscribe(method, spec, call, () -> leadership.term(spec.group()),
 					() -> notLeader(leadership, spec.group()));
 		}
-		if (spec.style() == CallStyle.BLOCKING) {
-			Optional<LeaderTerm> term = leadership.term(spec.group());
-			if (term.isPresent()) {
-				return this.calls.proceed(call, spec, term.get(), leadership);
-			}
-		}
-		else if (leadership.isLeader(spec.group())) {
-			return call.proceed();
+		Optional<LeaderTerm> term = leadership.term(spec.group());
+		if (term.isPresent()) {
+			return (spec.style() == CallStyle.BLOCKING) ? this.calls.proceed(call, spec, term.get(), leadership)
+					: LeaderCalls.proceedAsync(call, term.get());
 		}
 		if (spec.whenNotLeader() == WhenNotLeader.THROW) {
 			NotLeaderException notLeader = notLeader(leadership, spec.group());

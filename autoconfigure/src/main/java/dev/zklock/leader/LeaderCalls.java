@@ -1,16 +1,22 @@
 package dev.zklock.leader;
 
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 
 import dev.zklock.LeaderTerm;
 import dev.zklock.LeadershipLostException;
 import dev.zklock.ZkLeadership;
 import dev.zklock.support.AdvisedCall;
+import dev.zklock.support.CallContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a leader-only call in its term: binds the term to the thread ({@link ThreadTerms}),
+ * Runs a leader-only call in its term: binds the term to the thread (read by
+ * {@link dev.zklock.ZkLeaderContext}),
  * interrupts the call when the term ends if its annotation asks for it, and makes a call that
  * outlived its term end with a {@link LeadershipLostException}, as a call that lost its lock
  * ends with a {@code LockLostException}.
@@ -29,7 +35,8 @@ final class LeaderCalls implements LeadershipListener {
 			call = new RunningCall(Thread.currentThread(), term.group(), term.epoch());
 			this.interruptible.add(call);
 		}
-		ThreadTerms.push(term);
+		CallContext.Scope scope = CallContext.Scope.ofTerm(term);
+		@Nullable CallContext outer = CallContext.enter(scope);
 		Object result;
 		try {
 			result = invocation.proceed();
@@ -41,7 +48,8 @@ final class LeaderCalls implements LeadershipListener {
 			throw ex;
 		}
 		finally {
-			ThreadTerms.pop();
+			scope.end();
+			CallContext.set(outer);
 			if (call != null) {
 				this.interruptible.remove(call);
 				if (call.interrupted) {
@@ -53,6 +61,47 @@ final class LeaderCalls implements LeadershipListener {
 			throw new LeadershipLostException(term.group(), term.epoch(), "while the call ran");
 		}
 		return result;
+	}
+
+	/**
+	 * Run a leader-only call that returns a {@code CompletionStage} in its term: the term is the
+	 * thread's while the method runs, and its context's until the method's stage completes.
+	 * @return a future that completes like the method's stage, once the call has ended
+	 */
+	static @Nullable Object proceedAsync(AdvisedCall invocation, LeaderTerm term) throws Throwable {
+		CallContext.Scope scope = CallContext.Scope.ofTerm(term);
+		@Nullable CallContext outer = CallContext.enter(scope);
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			scope.end();
+			throw ex;
+		}
+		finally {
+			CallContext.set(outer);
+		}
+		if (!(result instanceof CompletionStage<?> stage)) {
+			scope.end();
+			return result;
+		}
+		CompletableFuture<Object> ended = new CompletableFuture<>();
+		stage.whenComplete((value, ex) -> {
+			scope.end();
+			if (ex != null) {
+				ended.completeExceptionally(ex instanceof CompletionException && ex.getCause() != null ? ex.getCause() : ex);
+			}
+			else {
+				ended.complete(value);
+			}
+		});
+		ended.whenComplete((value, ex) -> {
+			if (ended.isCancelled() && stage instanceof Future<?> future) {
+				future.cancel(true);
+			}
+		});
+		return ended;
 	}
 
 	private void listen(ZkLeadership leadership) {

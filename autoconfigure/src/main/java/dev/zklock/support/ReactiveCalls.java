@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -38,6 +39,33 @@ public final class ReactiveCalls {
 		Publisher<Object> result = adapter.isMultiValue() ? aroundMany.apply(Flux.defer(() -> proceed(adapter, call)))
 				: around.apply(Mono.defer(() -> Mono.from(proceed(adapter, call))));
 		return adapter.fromPublisher(result);
+	}
+
+	/**
+	 * Run a call's publisher in the call's scope: the scope is put in the Reactor context of the
+	 * publisher (inside the scopes already there, for a call made inside another), where
+	 * {@code ReactiveZkLockContext} and Reactor's automatic context propagation find it, and is
+	 * the current thread's while the publisher is subscribed, so that a method body that runs on
+	 * subscription sees it in {@code ZkLockContext} or {@code ZkLeaderContext}.
+	 * @param source the call's publisher
+	 * @param scope the call's scope, which the caller ends
+	 * @return the publisher in its scope
+	 */
+	public static <T> Flux<T> inScope(Publisher<T> source, CallContext.Scope scope) {
+		return Flux.<T>deferContextual((view) -> {
+			CallContext context = view.get(CallContext.KEY);
+			return Flux.from((subscriber) -> {
+				@Nullable CallContext outer = CallContext.current();
+				CallContext.set(context);
+				try {
+					source.subscribe(subscriber);
+				}
+				finally {
+					CallContext.set(outer);
+				}
+			});
+		}).contextWrite((context) -> context.put(CallContext.KEY,
+				CallContext.of(scope, context.<@Nullable CallContext>getOrDefault(CallContext.KEY, null))));
 	}
 
 	/**

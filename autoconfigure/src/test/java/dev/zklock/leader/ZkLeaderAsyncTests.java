@@ -2,15 +2,22 @@ package dev.zklock.leader;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.NotLeaderException;
+import dev.zklock.ZkLeaderContext;
 import dev.zklock.annotation.WhenNotLeader;
 import dev.zklock.annotation.ZkLeader;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
+import io.micrometer.context.ContextSnapshotFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -106,9 +113,50 @@ class ZkLeaderAsyncTests {
 		assertThat(this.service.calls()).isEqualTo(4);
 	}
 
+	@Test
+	void theTermIsInZkLeaderContextInTheBodyAndInPropagatedStagesUntilTheCallEnds() throws Exception {
+		this.otherParticipant.delete().forPath(this.otherNode);
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.instance.isLeader(BUSY));
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			List<LeaderTerm> seen = this.service.termInFuture(pool).get(10, TimeUnit.SECONDS);
+			assertThat(seen.get(0).group()).isEqualTo(BUSY);
+			assertThat(seen.get(1)).as("a stage on an executor wrapped with a snapshot").isSameAs(seen.get(0));
+			Executor captured = this.service.captured();
+			assertThat(CompletableFuture.supplyAsync(() -> ZkLeaderContext.find(BUSY), captured).get(10, TimeUnit.SECONDS))
+				.as("a stage that runs after the call ended")
+				.isEmpty();
+			LeaderTerm inMono = this.service.termInMono().block(Duration.ofSeconds(10));
+			assertThat(inMono.epoch()).isEqualTo(seen.get(0).epoch());
+			assertThat(ZkLeaderContext.find(BUSY)).isEmpty();
+		}
+		finally {
+			pool.shutdownNow();
+			assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
 	static class AsyncLeaderService {
 
 		private final AtomicInteger calls = new AtomicInteger();
+
+		private volatile Executor captured;
+
+		public Executor captured() {
+			return this.captured;
+		}
+
+		@ZkLeader(BUSY)
+		public CompletableFuture<List<LeaderTerm>> termInFuture(ExecutorService pool) {
+			LeaderTerm body = ZkLeaderContext.current();
+			this.captured = ContextSnapshotFactory.builder().build().captureAll().wrapExecutor(pool);
+			return CompletableFuture.supplyAsync(() -> List.of(body, ZkLeaderContext.current()), this.captured);
+		}
+
+		@ZkLeader(BUSY)
+		public Mono<LeaderTerm> termInMono() {
+			return Mono.just(ZkLeaderContext.current());
+		}
 
 		public int calls() {
 			return this.calls.get();
