@@ -31,6 +31,8 @@ final class Hold implements HeldLock {
 
 	private volatile boolean released;
 
+	private volatile long given;
+
 	private @Nullable KeyLock keyLock;
 
 	private boolean reusesKeptLock;
@@ -149,30 +151,60 @@ final class Hold implements HeldLock {
 		return this.mode;
 	}
 
+	/**
+	 * Return the token: the one this grant already gave, or, while the grant is held and
+	 * certainly valid, its batch's (see {@link GrantBatch}). A token first asked after the
+	 * release is refused ({@link IllegalStateException}), one first asked while the lock is in
+	 * doubt or lost too ({@link LockLostException}): no token could be honest then.
+	 */
 	@Override
 	public long fencingToken() {
-		long known = knownToken();
-		if (known != 0) {
-			return known;
+		long given = this.given;
+		if (given != 0) {
+			return given;
 		}
 		if (this.released) {
-			throw new IllegalStateException("The lock on key '" + key() + "' was released before its fencing token "
-					+ "was asked for: ask for the token inside the locked call");
+			throw releasedBeforeToken();
 		}
-		return this.batch.token(this.lock);
+		long known = knownToken();
+		if (known != 0) {
+			if (!this.lock.isValid()) {
+				throw new LockLostException(key(), this.lock.reason());
+			}
+			return given(known);
+		}
+		return given(this.batch.token(this.lock));
 	}
 
 	@Override
 	public CompletableFuture<Long> fencingTokenAsync() {
-		long known = knownToken();
-		if (known != 0) {
-			return CompletableFuture.completedFuture(known);
+		long given = this.given;
+		if (given != 0) {
+			return CompletableFuture.completedFuture(given);
 		}
 		if (this.released) {
-			return CompletableFuture.failedFuture(new IllegalStateException("The lock on key '" + key()
-					+ "' was released before its fencing token was asked for: ask for the token inside the locked call"));
+			return CompletableFuture.failedFuture(releasedBeforeToken());
 		}
-		return this.batch.tokenAsync(this.lock);
+		long known = knownToken();
+		if (known != 0) {
+			return this.lock.isValidAsync().thenApply((valid) -> {
+				if (!valid) {
+					throw new LockLostException(key(), this.lock.reason());
+				}
+				return given(known);
+			});
+		}
+		return this.batch.tokenAsync(this.lock).thenApply(this::given);
+	}
+
+	private long given(long token) {
+		this.given = token;
+		return token;
+	}
+
+	private IllegalStateException releasedBeforeToken() {
+		return new IllegalStateException("The lock on key '" + key() + "' was released before its fencing token "
+				+ "was asked for: ask for the token inside the locked call");
 	}
 
 	@Override
@@ -190,7 +222,7 @@ final class Hold implements HeldLock {
 
 	@Override
 	public String toString() {
-		long token = knownToken();
+		long token = this.given;
 		return "HeldLock[key=" + key() + ", mode=" + this.mode + ", fencingToken="
 				+ ((token != 0) ? token : "not taken yet") + "]";
 	}

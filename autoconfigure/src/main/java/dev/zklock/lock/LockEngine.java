@@ -198,6 +198,11 @@ public final class LockEngine implements AutoCloseable {
 			if (hold.owner()) {
 				releaseOwned(hold);
 			}
+			else {
+				// A reentrant grant ends with its call, although the outer call still holds
+				// the lock: it is not valid any more, and gives no new token.
+				hold.released();
+			}
 		}
 	}
 
