@@ -280,6 +280,12 @@ final class KeyLock {
 			watchChildren(current);
 			failCallsThatWillNotWait();
 		}
+		else if (this.grantsOnNode > 1) {
+			// The node outlives a call: shared grants that overlap keep a shared node alive
+			// without any local call waiting. Watch the key so that a remote writer is seen
+			// and the handoff bound applies to this node too.
+			watchChildren(current);
+		}
 	}
 
 	/**

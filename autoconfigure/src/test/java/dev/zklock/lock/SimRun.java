@@ -56,8 +56,9 @@ final class SimRun {
 	SimRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
-		this.faults = SimFaults.draw(this.world);
+		SimFaults faults = SimFaults.draw(this.world);
 		this.plan = Plan.draw(this.world);
+		this.faults = this.plan.flood() ? SimFaults.NONE : faults;
 		this.breaks = breaks;
 	}
 
@@ -65,7 +66,7 @@ final class SimRun {
 	 * What a run is made of, drawn from its seed.
 	 */
 	record Plan(int instances, int callersPerInstance, int keys, double shared, int requests, long maxHold,
-			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels) {
+			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels, boolean flood) {
 
 		static Plan draw(SimWorld world) {
 			int instances = world.random().nextInt(3, 5);
@@ -79,10 +80,14 @@ final class SimRun {
 			Duration keep = world.chance(0.5) ? Duration.ZERO : Duration.ofMillis(world.random().nextInt(20, 500));
 			LockSettings settings = new LockSettings(true, world.random().nextInt(1, 33),
 					Duration.ofMillis(world.random().nextInt(5, 101)), keep, world.random().nextInt(1, 4));
-			return new Plan(instances, callers, world.random().nextInt(1, 4), shared, 200,
+			// Some runs are a reader flood: the first instance's eight callers take the first key
+			// shared, back to back, for as long as the run lasts, while the others ask for it too;
+			// without faults, so that every wait is held to the handoff bound.
+			boolean flood = world.chance(0.2);
+			return new Plan(instances, callers, world.random().nextInt(1, 4), shared, flood ? 800 : 200,
 					SimWorld.millis(world.random().nextInt(1, 21)), SimWorld.millis(world.random().nextInt(0, 11)),
-					SimWorld.millis(world.random().nextInt(1000, 4001)), settings, world.random().nextInt(5, 11),
-					world.chance(0.5) ? 0.1 : 0);
+					SimWorld.millis(world.random().nextInt(1000, 4001)), settings, flood ? 0 : world.random().nextInt(5, 11),
+					world.chance(0.5) ? 0.1 : 0, flood);
 		}
 
 	}
@@ -106,8 +111,9 @@ final class SimRun {
 		}
 		scheduleFaults();
 		for (Instance instance : this.instances) {
-			for (int c = 0; c < this.plan.callersPerInstance; c++) {
-				Caller caller = new Caller(instance, c);
+			boolean readers = this.plan.flood && instance == this.instances.get(0);
+			for (int c = 0; c < (readers ? 8 : this.plan.callersPerInstance); c++) {
+				Caller caller = new Caller(instance, c, readers);
 				this.world.schedule(instance.name, this.world.between(0, this.plan.maxThink), "caller starts",
 						caller::next);
 			}
@@ -275,7 +281,8 @@ final class SimRun {
 			return;
 		}
 		LockSettings settings = this.plan.settings;
-		long bound = this.plan.instances * (settings.handoffMaxTime().toNanos() + this.plan.maxHold + SimWorld.millis(20))
+		long maxHold = Math.max(this.plan.maxHold, SimWorld.millis(5));
+		long bound = this.plan.instances * (settings.handoffMaxTime().toNanos() + maxHold + SimWorld.millis(20))
 				+ this.plan.instances * this.plan.callersPerInstance * (this.plan.maxHold + SimWorld.millis(5))
 				+ settings.keepIdleTime().toNanos() + SimWorld.millis(50);
 		long waited = grantedAt - call.askedAt;
@@ -390,9 +397,12 @@ final class SimRun {
 
 		private final int number;
 
-		Caller(Instance instance, int number) {
+		private final boolean reader;
+
+		Caller(Instance instance, int number, boolean reader) {
 			this.instance = instance;
 			this.number = number;
+			this.reader = reader;
 		}
 
 		void next() {
@@ -406,6 +416,11 @@ final class SimRun {
 					"k" + Math.max(first, (first + 1) % plan.keys)) : List.of("k" + first);
 			LockMode mode = world.chance(plan.shared) ? LockMode.SHARED : LockMode.EXCLUSIVE;
 			double wait = world.random().nextDouble();
+			if (this.reader) {
+				keys = List.of("k0");
+				mode = LockMode.SHARED;
+				wait = 1;
+			}
 			Duration waitTime = (wait < 0.1) ? Duration.ZERO
 					: (wait < 0.6) ? Duration.ofNanos(world.between(SimWorld.millis(1), SimWorld.millis(300)))
 							: Duration.ofSeconds(-1);
@@ -416,7 +431,7 @@ final class SimRun {
 			world.note(call + " asks");
 			CompletableFuture<@Nullable Acquisition> future = this.instance.engine.acquireAsync(keys, mode, waitTime,
 					this.instance.executor);
-			if (world.chance(plan.cancels)) {
+			if (!this.reader && world.chance(plan.cancels)) {
 				world.schedule(this.instance.name, world.between(0, SimWorld.millis(100)), call + " cancels",
 						() -> future.cancel(false));
 			}
@@ -439,7 +454,8 @@ final class SimRun {
 				SimRun.this.activeGrants.add(grant);
 			}
 			world.note(call + " granted");
-			long hold = world.between(0, SimRun.this.plan.maxHold);
+			long hold = this.reader ? world.between(SimWorld.millis(1), SimWorld.millis(5))
+					: world.between(0, SimRun.this.plan.maxHold);
 			if (world.chance(0.5)) {
 				Grant asking = grants.get(world.random().nextInt(grants.size()));
 				world.schedule(this.instance.name, world.between(0, hold), call + " asks its token",
@@ -460,8 +476,9 @@ final class SimRun {
 
 		private void end(Call call) {
 			this.instance.calls.remove(call);
-			SimRun.this.world.schedule(this.instance.name, SimRun.this.world.between(0, SimRun.this.plan.maxThink),
-					"caller thinks", this::next);
+			long think = this.reader ? SimRun.this.world.between(0, 200_000)
+					: SimRun.this.world.between(0, SimRun.this.plan.maxThink);
+			SimRun.this.world.schedule(this.instance.name, think, "caller thinks", this::next);
 		}
 
 	}
