@@ -31,6 +31,8 @@ final class NodeAcquisition {
 
 	private static final long RETRY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
 
+	private static final int CLEANUP_ATTEMPTS = 600;
+
 	/**
 	 * Told how the acquisition ends. Called on a ZooKeeper event thread, outside any lock of the
 	 * acquisition; must be quick.
@@ -142,7 +144,6 @@ final class NodeAcquisition {
 	void abandon() {
 		String[] path = new String[1];
 		List<String> ids = new ArrayList<>(2);
-		long[] session = new long[1];
 		locked(() -> {
 			if (this.phase != Phase.ABANDONED) {
 				this.phase = Phase.ABANDONED;
@@ -152,7 +153,6 @@ final class NodeAcquisition {
 					ids.add(this.transactionId);
 				}
 				ids.addAll(this.abandonedIds);
-				session[0] = this.requestSession;
 			}
 		});
 		this.stalls.ended(this);
@@ -160,15 +160,15 @@ final class NodeAcquisition {
 			this.port.delete(path[0], null);
 		}
 		if (!ids.isEmpty()) {
-			removeTransactionNodes(ids, session[0]);
+			removeTransactionNodes(ids, CLEANUP_ATTEMPTS);
 		}
 	}
 
 	/**
-	 * Delete the nodes our transactions may have created, reading the children until the read
-	 * succeeds or the session that sent them is gone (and the nodes with it).
+	 * Delete the nodes our transactions may have created, reading the children until a read
+	 * succeeds or the key node is gone (at most the given number of tries, a little apart).
 	 */
-	private void removeTransactionNodes(List<String> ids, long session) {
+	private void removeTransactionNodes(List<String> ids, int attempts) {
 		this.port.getChildren(this.keyPath, null, (rc, read) -> {
 			if (rc == Code.OK && read != null) {
 				for (String child : read.names()) {
@@ -179,8 +179,8 @@ final class NodeAcquisition {
 					}
 				}
 			}
-			else if (rc != Code.NONODE && this.port.sessionId() == session) {
-				this.port.schedule(() -> removeTransactionNodes(ids, session), RETRY_NANOS);
+			else if (rc != Code.NONODE && attempts > 1) {
+				this.port.schedule(() -> removeTransactionNodes(ids, attempts - 1), RETRY_NANOS);
 			}
 		});
 	}
@@ -241,14 +241,13 @@ final class NodeAcquisition {
 
 	private void restart() {
 		this.generation++;
-		long session = this.port.sessionId();
-		if (session != this.requestSession) {
-			this.abandonedIds.clear(); // their nodes went with their session
-		}
-		else if (this.transactionId != null) {
+		// A transaction sent while disconnected goes out with whichever session the client has
+		// when it reconnects: its node may live in the current session even if the request was
+		// made in an earlier one. Look for it at the next read whatever the session.
+		if (this.transactionId != null) {
 			this.abandonedIds.add(this.transactionId);
 		}
-		this.requestSession = session;
+		this.requestSession = this.port.sessionId();
 		this.ourPath = null;
 		this.earlyRead = null;
 		this.transactionId = null;
