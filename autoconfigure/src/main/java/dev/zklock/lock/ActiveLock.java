@@ -74,7 +74,7 @@ final class ActiveLock {
 		this.node = node;
 		this.port = port;
 		this.pauses = pauses;
-		this.confirmedAt = port.nanoTime();
+		this.confirmedAt = node.confirmedAt();
 		this.listener = listener;
 		this.onChange = onChange;
 		this.latestToken = node.grantToken();
@@ -173,6 +173,7 @@ final class ActiveLock {
 		this.tokenLock.lock();
 		try {
 			NodeStat stat;
+			long sentAt = this.port.nanoTime();
 			try {
 				stat = await(write());
 			}
@@ -187,7 +188,7 @@ final class ActiveLock {
 			catch (Exception ex) {
 				throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);
 			}
-			return tokenWritten(stat);
+			return tokenWritten(stat, sentAt);
 		}
 		finally {
 			this.tokenLock.unlock();
@@ -202,10 +203,11 @@ final class ActiveLock {
 			if (!valid) {
 				return CompletableFuture.failedFuture(new LockLostException(this.key, this.reason));
 			}
+			long sentAt = this.port.nanoTime();
 			return within(write())
 				.handle((stat, ex) -> {
 					if (ex == null) {
-						return tokenWritten(stat);
+						return tokenWritten(stat, sentAt);
 					}
 					Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
 					if (cause instanceof KeeperException.NoNodeException) {
@@ -217,11 +219,13 @@ final class ActiveLock {
 		});
 	}
 
-	private long tokenWritten(NodeStat stat) {
+	private long tokenWritten(NodeStat stat, long sentAt) {
 		this.tokenLock.lock();
 		try {
 			this.latestToken = Math.max(this.latestToken, stat.mzxid());
-			this.confirmedAt = this.port.nanoTime() - 1;
+			if (sentAt - this.confirmedAt > 0) {
+				this.confirmedAt = sentAt;
+			}
 			return stat.mzxid();
 		}
 		finally {
@@ -297,7 +301,9 @@ final class ActiveLock {
 			lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
 			return false;
 		}
-		this.confirmedAt = started;
+		if (started - this.confirmedAt > 0) {
+			this.confirmedAt = started;
+		}
 		return true;
 	}
 

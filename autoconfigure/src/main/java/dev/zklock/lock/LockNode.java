@@ -10,6 +10,8 @@ import dev.zklock.LockMode;
  * @param mode the node's mode
  * @param grantToken the fencing token of the node's first grant: a zxid later than every token
  * granted on the key before (see {@code docs/lock-core.md})
+ * @param confirmedAt when the request that proved the grant was sent, on the port's clock: the
+ * node is known to be ours as of then
  */
-record LockNode(String path, long sessionId, LockMode mode, long grantToken) {
+record LockNode(String path, long sessionId, LockMode mode, long grantToken, long confirmedAt) {
 }

@@ -95,6 +95,14 @@ final class NodeAcquisition {
 
 	private @Nullable Children earlyRead;
 
+	private long earlyReadSentAt;
+
+	/**
+	 * When the request whose reply is being handled was sent: a grant is confirmed as of then,
+	 * not as of its reply, which may have waited out a process pause in a buffer.
+	 */
+	private long replySentAt;
+
 	private boolean toldMustWait;
 
 	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
@@ -298,6 +306,7 @@ final class NodeAcquisition {
 		Children early = this.earlyRead;
 		this.earlyRead = null;
 		if (early != null) {
+			this.replySentAt = this.earlyReadSentAt;
 			evaluate(early);
 		}
 	}
@@ -312,6 +321,7 @@ final class NodeAcquisition {
 		}
 		if (this.phase == Phase.CREATING) {
 			this.earlyRead = read;
+			this.earlyReadSentAt = this.replySentAt;
 			return;
 		}
 		evaluate(read);
@@ -465,7 +475,7 @@ final class NodeAcquisition {
 		// after a reconnect) belong to an acquisition that is over: they must not grant again.
 		this.generation++;
 		this.stalls.ended(this);
-		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, token);
+		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, token, this.replySentAt);
 		deliver(() -> this.outcome.granted(node));
 	}
 
@@ -507,14 +517,20 @@ final class NodeAcquisition {
 	}
 
 	private <T> Reply<T> reply(int gen, Step<T> step) {
-		return (rc, value) -> onEvent(gen, () -> step.handle(rc, value));
+		long sentAt = this.port.nanoTime();
+		return (rc, value) -> onEvent(gen, () -> {
+			this.replySentAt = sentAt;
+			step.handle(rc, value);
+		});
 	}
 
 	/**
 	 * The reply of a create: a node created for a try that is over is deleted at once.
 	 */
 	private <T> Reply<T> createReply(int gen, Step<T> step, Function<T, String> createdPath) {
+		long sentAt = this.port.nanoTime();
 		return (rc, value) -> {
+			this.replySentAt = sentAt;
 			if (rc != Code.OK || value == null) {
 				onEvent(gen, () -> step.handle(rc, value));
 				return;

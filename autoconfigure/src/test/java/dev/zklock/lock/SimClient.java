@@ -105,8 +105,11 @@ final class SimClient implements ZooKeeperPort {
 	void pause(long length) {
 		long start = this.world.now();
 		long end = start + length;
-		this.world.pause(this.name, end);
-		long detectedAt = end + this.world.between(0, SimWorld.millis(50));
+		// When the process runs again, its threads wake in no set order: the pause monitor's
+		// heartbeat may notice the pause before or after the event thread handles what arrived
+		// meanwhile.
+		this.world.pause(this.name, end + this.world.between(0, SimWorld.millis(2)));
+		long detectedAt = end + this.world.between(0, SimWorld.millis(2));
 		this.pauses.add(new Pause(start, end, detectedAt, length));
 		Link current = this.link;
 		if (current != null && current.up) {
