@@ -32,6 +32,8 @@ final class ActiveLock {
 
 	private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(5);
 
+	private static final long RECONFIRM_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
 	enum State {
 
 		VALID, IN_DOUBT, LOST
@@ -61,6 +63,8 @@ final class ActiveLock {
 	private volatile String reason = "";
 
 	private volatile long confirmedAt;
+
+	private boolean doubtAfterPause;
 
 	private long latestToken;
 
@@ -253,6 +257,7 @@ final class ActiveLock {
 			if (this.state == State.IN_DOUBT && sessionId == this.node.sessionId()) {
 				this.state = State.VALID;
 				this.reason = "";
+				this.doubtAfterPause = false;
 				changed = true;
 			}
 		}
@@ -307,14 +312,59 @@ final class ActiveLock {
 		return true;
 	}
 
+	/**
+	 * The server could not confirm the node after a pause (no answer in time, or the asking
+	 * thread was interrupted): the node is in doubt. No connection event may ever come to end
+	 * the doubt, so the key is told, and the node is confirmed again in the background until
+	 * the server answers: valid again, or lost.
+	 */
 	private boolean inDoubtAfterPause() {
+		boolean changed;
 		synchronized (this) {
-			if (this.state == State.VALID) {
+			changed = (this.state == State.VALID);
+			if (changed) {
 				this.state = State.IN_DOUBT;
 				this.reason = "the process paused and ZooKeeper could not confirm the lock afterwards";
+				this.doubtAfterPause = true;
 			}
 		}
+		if (changed) {
+			this.onChange.run();
+			this.port.schedule(this::confirmAgain, RECONFIRM_NANOS);
+		}
 		return false;
+	}
+
+	private void confirmAgain() {
+		if (this.state != State.IN_DOUBT || !this.doubtAfterPause) {
+			return;
+		}
+		long started = this.port.nanoTime();
+		within(nodeStat()).whenComplete((stat, ex) -> {
+			if (ex != null) {
+				this.port.schedule(this::confirmAgain, RECONFIRM_NANOS);
+				return;
+			}
+			if (stat == null || stat.ephemeralOwner() != this.node.sessionId()) {
+				lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
+				return;
+			}
+			boolean changed;
+			synchronized (this) {
+				changed = (this.state == State.IN_DOUBT && this.doubtAfterPause);
+				if (changed) {
+					this.state = State.VALID;
+					this.reason = "";
+					this.doubtAfterPause = false;
+					if (started - this.confirmedAt > 0) {
+						this.confirmedAt = started;
+					}
+				}
+			}
+			if (changed) {
+				this.onChange.run();
+			}
+		});
 	}
 
 	/**

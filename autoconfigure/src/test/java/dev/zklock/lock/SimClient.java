@@ -133,6 +133,18 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	/**
+	 * Make the server answer late: every reply and watch event from now on comes at least the
+	 * given time later (the link stays up, so the client does not notice if the delay is below
+	 * its read timeout).
+	 */
+	void slowLink(long delay) {
+		Link current = this.link;
+		if (current != null && current.up) {
+			current.lastDown = Math.max(current.lastDown, this.world.now() + delay);
+		}
+	}
+
+	/**
 	 * What the pause monitor would answer now.
 	 */
 	boolean mayHavePausedSince(long since) {

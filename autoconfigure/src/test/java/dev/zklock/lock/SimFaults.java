@@ -15,18 +15,20 @@ package dev.zklock.lock;
  * @param longOutages whether a connection may stay down longer than the session timeout
  * @param disconnects whether connection drops are among the run's faults
  * @param pauses whether process pauses are among the run's faults
+ * @param slowServer whether the server may answer one instance seconds late (a server's long
+ * garbage collection), without the client dropping the connection
  */
 record SimFaults(double dropAfterApply, double slowReply, long slowReplyMax, double reorderOnReconnect,
-		int maxRetries, boolean longOutages, boolean disconnects, boolean pauses) {
+		int maxRetries, boolean longOutages, boolean disconnects, boolean pauses, boolean slowServer) {
 
-	static final SimFaults NONE = new SimFaults(0, 0, 0, 0, 3, false, false, false);
+	static final SimFaults NONE = new SimFaults(0, 0, 0, 0, 3, false, false, false, false);
 
 	static SimFaults draw(SimWorld world) {
 		boolean storm = world.chance(0.3);
 		return new SimFaults(world.chance(0.5) ? (storm ? 0.02 : 0.003) : 0, world.chance(0.5) ? 0.02 : 0,
 				SimWorld.millis(world.chance(0.5) ? 30 : 5), world.chance(0.5) ? 0.5 : 0,
 				world.chance(0.3) ? 0 : world.random().nextInt(1, 4), world.chance(0.5), world.chance(0.8),
-				world.chance(0.6));
+				world.chance(0.6), world.chance(0.5));
 	}
 
 	long latency(SimWorld world) {

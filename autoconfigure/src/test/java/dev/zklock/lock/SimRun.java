@@ -86,7 +86,9 @@ final class SimRun {
 			boolean flood = world.chance(0.2);
 			return new Plan(instances, callers, world.random().nextInt(1, 4), shared, flood ? 800 : 200,
 					SimWorld.millis(world.random().nextInt(1, 21)), SimWorld.millis(world.random().nextInt(0, 11)),
-					SimWorld.millis(world.random().nextInt(1000, 4001)), settings, flood ? 0 : world.random().nextInt(5, 11),
+					SimWorld.millis(world.chance(0.3) ? world.random().nextInt(10_000, 20_001)
+							: world.random().nextInt(1000, 4001)),
+					settings, flood ? 0 : world.random().nextInt(5, 11),
 					world.chance(0.5) ? 0.1 : 0, flood);
 		}
 
@@ -201,6 +203,17 @@ final class SimRun {
 			};
 			this.world.note("FAULT " + target.name + " paused for " + length / 1_000_000 + " ms");
 			target.client.pause(length);
+			long slow = timeout * 6 / 10;
+			if (this.faults.slowServer() && slow > SimWorld.millis(5500) && this.world.chance(0.5)) {
+				// Right after the pause the server is slow too: a confirmation of the locks may
+				// time out without any connection event.
+				long delay = this.world.between(SimWorld.millis(5500), slow);
+				this.world.schedule(SimWorld.SERVER, length, "fault", () -> {
+					this.world.note("FAULT the server answers " + target.name + " " + delay / 1_000_000 + " ms late");
+					target.client.slowLink(delay);
+				});
+				length += delay;
+			}
 			this.faultWindows.add(new long[] { now, now + length + 2 * timeout });
 		}
 		else if (kind == 2 && this.faults.disconnects() && this.faults.longOutages()) {
