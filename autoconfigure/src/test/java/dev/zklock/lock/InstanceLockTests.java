@@ -186,6 +186,52 @@ class InstanceLockTests {
 	}
 
 	@Test
+	void aWriterIsGrantedWithinTheHandoffBoundWhileAnotherInstancesReadersFlood() throws Exception {
+		// Eight threads of one instance take the key shared, back to back, 5 ms each: their
+		// grants overlap, so the instance's shared node never has fewer than one holder. A
+		// writer of another instance must still get the key within the handoff bound, every time.
+		ZkLockTemplate readers = instance(LockSettings.DEFAULTS);
+		ZkLockTemplate writer = instance(LockSettings.DEFAULTS);
+		AtomicBoolean running = new AtomicBoolean(true);
+		AtomicInteger readGrants = new AtomicInteger();
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < 8; t++) {
+			workers.add(this.executor.submit(() -> {
+				while (running.get()) {
+					readers.execute("flooded", LockMode.SHARED, Duration.ofSeconds(20), (lock) -> {
+						readGrants.incrementAndGet();
+						Thread.sleep(5);
+						return null;
+					});
+				}
+				return null;
+			}));
+		}
+		await().atMost(Duration.ofSeconds(20)).until(() -> readers.lockCounts().handoffs() > 50);
+		List<Integer> during = new ArrayList<>();
+		try {
+			for (int round = 0; round < 5; round++) {
+				int before = readGrants.get();
+				writer.execute("flooded", LockMode.EXCLUSIVE, Duration.ofSeconds(5), (lock) -> {
+					during.add(readGrants.get() - before);
+					return null;
+				});
+				Thread.sleep(50);
+			}
+		}
+		finally {
+			running.set(false);
+			for (Future<?> worker : workers) {
+				worker.get(30, TimeUnit.SECONDS);
+			}
+		}
+		// Once the writer's node is seen, at most handoff.max-grants (32) more shared grants;
+		// before it is seen (one round trip), at most a grant per reader thread in flight.
+		assertThat(during).as("shared grants of the readers' instance while the writer waited").hasSize(5)
+			.allSatisfy((grants) -> assertThat(grants).isLessThanOrEqualTo(32 + 16));
+	}
+
+	@Test
 	void twoBusyInstancesShareTheKey() throws Exception {
 		List<ZkLockTemplate> instances = List.of(instance(LockSettings.DEFAULTS), instance(LockSettings.DEFAULTS));
 		AtomicBoolean running = new AtomicBoolean(true);
