@@ -1,8 +1,14 @@
 package dev.zklock.lock;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -19,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * seed prints the command that replays it and the run's last steps.
  * <p>
  * System properties: {@code zklock.sim.seed} replays one seed, with a longer trace;
- * {@code zklock.sim.seeds} (2,000) and {@code zklock.sim.first-seed} (1) choose the seeds;
+ * {@code zklock.sim.seeds} (2,000) and {@code zklock.sim.first-seed} (1) choose the seeds,
+ * {@code zklock.sim.threads} (the processors) how many run at once;
  * {@code zklock.sim.minutes} searches for that long instead, from a seed drawn from the clock
  * (the {@code simulation-search} profile). Logging of the lock core is off while seeds run.
  */
@@ -40,7 +47,7 @@ class LockCoreSimulationTests {
 	}
 
 	@Test
-	void everySeedKeepsThePromises() {
+	void everySeedKeepsThePromises() throws Exception {
 		String replay = System.getProperty("zklock.sim.seed");
 		if (replay != null) {
 			SimRun run = new SimRun(Long.parseLong(replay), Integer.getInteger("zklock.sim.trace", 400), SimRun.Breaks.NONE);
@@ -53,26 +60,42 @@ class LockCoreSimulationTests {
 		double minutes = Double.parseDouble(System.getProperty("zklock.sim.minutes", "0"));
 		long first = Long.getLong("zklock.sim.first-seed", (minutes > 0) ? System.currentTimeMillis() : 1);
 		long seeds = Long.getLong("zklock.sim.seeds", (minutes > 0) ? Long.MAX_VALUE : 2000);
+		int threads = Integer.getInteger("zklock.sim.threads", Runtime.getRuntime().availableProcessors());
 		long stopAt = (minutes > 0) ? System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1)) : Long.MAX_VALUE;
 		Summary summary = new Summary();
 		long started = System.nanoTime();
-		List<SimRun.Violation> violations = new ArrayList<>();
-		for (long seed = first; seed - first < seeds && System.nanoTime() < stopAt; seed++) {
-			SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE);
-			SimRun.Violation violation = run.run();
-			summary.add(run);
-			if (violation != null) {
-				violations.add(violation);
-				if (violations.size() >= 3) {
-					break;
+		List<SimRun.Violation> violations = Collections.synchronizedList(new ArrayList<>());
+		AtomicLong next = new AtomicLong(first);
+		// Seeds are independent worlds: they run on several threads, each seed still on one.
+		ExecutorService workers = Executors.newFixedThreadPool(threads);
+		List<Future<?>> running = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			running.add(workers.submit(() -> {
+				while (violations.size() < 3 && System.nanoTime() < stopAt) {
+					long seed = next.getAndIncrement();
+					if (seed - first >= seeds) {
+						return null;
+					}
+					SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE);
+					SimRun.Violation violation = run.run();
+					summary.add(run);
+					if (violation != null) {
+						violations.add(violation);
+					}
 				}
-			}
+				return null;
+			}));
 		}
+		for (Future<?> worker : running) {
+			worker.get();
+		}
+		workers.shutdown();
 		double seconds = (System.nanoTime() - started) / 1e9;
-		System.out.printf("Lock core simulation: %d seeds from %d in %.1f s (%.0f seeds/s); per seed %.0f requests, "
-				+ "%.1f faults, %.0f steps on average; %d violations%n", summary.seeds, first, seconds,
+		System.out.printf("Lock core simulation: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.0f "
+				+ "requests, %.1f faults, %.0f steps on average; %d violations%n", summary.seeds, first, seconds, threads,
 				summary.seeds / seconds, summary.requests / (double) summary.seeds,
 				summary.faults / (double) summary.seeds, summary.steps / (double) summary.seeds, violations.size());
+		violations.sort(Comparator.comparingLong(SimRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
 	}
 
@@ -111,7 +134,7 @@ class LockCoreSimulationTests {
 
 		long steps;
 
-		void add(SimRun run) {
+		synchronized void add(SimRun run) {
 			this.seeds++;
 			this.requests += run.requests();
 			this.faults += run.faultsInjected();

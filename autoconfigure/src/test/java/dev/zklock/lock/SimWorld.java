@@ -118,7 +118,7 @@ final class SimWorld {
 			}
 			this.steps++;
 			if (this.traceSize > 0) {
-				note(event.actor + ": " + event.what);
+				noteStep(event.actor, event.what);
 			}
 			event.task.run();
 			return true;
@@ -141,19 +141,24 @@ final class SimWorld {
 	}
 
 	void note(String line) {
+		noteStep(null, line);
+	}
+
+	private void noteStep(String actor, String what) {
 		if (this.traceSize == 0) {
 			return;
 		}
 		if (this.trace.size() == this.traceSize) {
 			this.trace.poll();
 		}
-		this.trace.add(new Object[] { this.now, line });
+		this.trace.add(new Object[] { this.now, actor, what });
 	}
 
 	String trace() {
 		StringBuilder lines = new StringBuilder();
 		for (Object[] entry : this.trace) {
-			lines.append(String.format("%12.3f ms  %s%n", ((Long) entry[0]) / 1e6, entry[1]));
+			lines.append(String.format("%12.3f ms  %s%s%n", ((Long) entry[0]) / 1e6,
+					(entry[1] != null) ? entry[1] + ": " : "", entry[2]));
 		}
 		return lines.toString();
 	}
