@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
@@ -199,15 +200,30 @@ final class CuratorPort implements ZooKeeperPort {
 		return System.nanoTime();
 	}
 
+	/**
+	 * Run a task later; nothing once the engine has closed (a reply that arrives after the close
+	 * may still decide to keep a node or retry: the session ends with the client anyway).
+	 */
 	@Override
 	public Timer schedule(Runnable task, long nanos) {
-		ScheduledFuture<?> future = this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
-		return () -> future.cancel(false);
+		try {
+			ScheduledFuture<?> future = this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
+			return () -> future.cancel(false);
+		}
+		catch (RejectedExecutionException ex) {
+			return () -> {
+			};
+		}
 	}
 
 	@Override
 	public void execute(Runnable task) {
-		this.scheduler.execute(task);
+		try {
+			this.scheduler.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("Lock engine closed; a deferred lock task is dropped");
+		}
 	}
 
 	/**

@@ -150,7 +150,9 @@ final class KeyLock {
 				}
 			}
 			dispatch();
-			return this.lastDelete;
+			// The caller waits for the delete only when its release frees the key: with local
+			// calls still waiting, the node went for fairness and a new one is on its way.
+			return this.queue.isEmpty() ? this.lastDelete : null;
 		}
 		finally {
 			unlock();

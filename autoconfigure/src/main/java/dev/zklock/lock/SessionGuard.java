@@ -47,6 +47,12 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 		this.held.add(lock);
 		if (!port.isConnected()) {
 			lock.suspend();
+			// RECONNECTED may have been handled between the check and the suspension (the lock
+			// was already in the held set): look again, or the lock would stay in doubt until
+			// the next connection event.
+			if (port.isConnected()) {
+				lock.reconnected(port.sessionId());
+			}
 		}
 		else if (port.sessionId() != lock.node().sessionId()) {
 			lock.lose("the ZooKeeper session changed while the lock was being acquired", false);

@@ -66,7 +66,8 @@ final class SimRun {
 	 * What a run is made of, drawn from its seed.
 	 */
 	record Plan(int instances, int callersPerInstance, int keys, double shared, int requests, long maxHold,
-			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels, boolean flood) {
+			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels, boolean flood,
+			double longHolds) {
 
 		static Plan draw(SimWorld world) {
 			int instances = world.random().nextInt(3, 5);
@@ -89,7 +90,7 @@ final class SimRun {
 					SimWorld.millis(world.chance(0.3) ? world.random().nextInt(10_000, 20_001)
 							: world.random().nextInt(1000, 4001)),
 					settings, flood ? 0 : world.random().nextInt(5, 11),
-					world.chance(0.5) ? 0.1 : 0, flood);
+					world.chance(0.5) ? 0.1 : 0, flood, (!flood && world.chance(0.5)) ? 0.02 : 0);
 		}
 
 	}
@@ -290,8 +291,9 @@ final class SimRun {
 				return;
 			}
 		}
-		if (this.plan.faults > 0 && (this.faults.dropAfterApply() > 0 || this.faults.slowReply() > 0)) {
-			return;
+		if (this.plan.longHolds > 0
+				|| (this.plan.faults > 0 && (this.faults.dropAfterApply() > 0 || this.faults.slowReply() > 0))) {
+			return; // holds of seconds, or faults anywhere: no bound to hold waits to
 		}
 		LockSettings settings = this.plan.settings;
 		long maxHold = Math.max(this.plan.maxHold, SimWorld.millis(5));
@@ -468,7 +470,9 @@ final class SimRun {
 			}
 			world.note(call + " granted");
 			long hold = this.reader ? world.between(SimWorld.millis(1), SimWorld.millis(5))
-					: world.between(0, SimRun.this.plan.maxHold);
+					: world.chance(SimRun.this.plan.longHolds()) ? world.between(SimRun.this.plan.sessionTimeout() / 2,
+							SimRun.this.plan.sessionTimeout() * 2)
+							: world.between(0, SimRun.this.plan.maxHold);
 			if (world.chance(0.5)) {
 				Grant asking = grants.get(world.random().nextInt(grants.size()));
 				world.schedule(this.instance.name, world.between(0, hold), call + " asks its token",
