@@ -97,6 +97,8 @@ final class NodeAcquisition {
 
 	private long earlyReadSentAt;
 
+	private boolean earlyReadFailed;
+
 	/**
 	 * When the request whose reply is being handled was sent: a grant is confirmed as of then,
 	 * not as of its reply, which may have waited out a process pause in a buffer.
@@ -273,6 +275,8 @@ final class NodeAcquisition {
 			this.transactionId = null;
 		}
 		this.phase = Phase.CREATING;
+		this.earlyRead = null;
+		this.earlyReadFailed = false;
 		int gen = this.generation;
 		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)),
 				createReply(gen, this::created, Created::path));
@@ -309,11 +313,22 @@ final class NodeAcquisition {
 			this.replySentAt = this.earlyReadSentAt;
 			evaluate(early);
 		}
+		else if (this.earlyReadFailed) {
+			read();
+		}
 	}
 
 	private void childrenRead(Code rc, @Nullable Children read) {
-		if (rc == Code.NONODE && this.phase == Phase.CREATING) {
-			return; // the create fails too, and says what to do
+		if (rc != Code.OK && this.phase == Phase.CREATING) {
+			// Sent with the create, the read failed first. Usually the create fails too and says
+			// what to do (NONODE: the key node is missing); but a reconnect can resend the two in
+			// the other order, so that the create succeeds after a read that found no key node:
+			// read again once the create has answered.
+			this.earlyReadFailed = true;
+			if (rc != Code.NONODE) {
+				stall(rc);
+			}
+			return;
 		}
 		if (rc != Code.OK || read == null) {
 			stall(rc);
