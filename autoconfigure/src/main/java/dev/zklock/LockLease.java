@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
@@ -17,8 +18,19 @@ import dev.zklock.support.CallContext;
 /**
  * The locks an asynchronous call holds, from its grant to the end of its work: the end checks that
  * they were held throughout, releases them, and tells the call's listener.
+ * <p>
+ * A lease handed on through code that may lose it (a reactive subscription, which discards a
+ * value that arrives after a cancel) is either {@linkplain #take() taken} by the call's work or
+ * {@linkplain #drop() dropped} by the cancel, never both: the work's end, or the drop, releases
+ * the locks.
  */
 final class LockLease {
+
+	private static final int OPEN = 0;
+
+	private static final int TAKEN = 1;
+
+	private static final int DROPPED = 2;
 
 	private final LockEngine engine;
 
@@ -31,6 +43,8 @@ final class LockLease {
 	private final CallContext.@Nullable Scope scope;
 
 	private volatile boolean checked;
+
+	private final AtomicInteger state = new AtomicInteger(OPEN);
 
 	/**
 	 * Create a lease.
@@ -59,6 +73,35 @@ final class LockLease {
 	void notHeld(@Nullable Throwable error) {
 		this.call.notAcquired((error != null) ? AcquisitionOutcome.TIMEOUT : AcquisitionOutcome.SKIPPED,
 				(error != null) ? unwrap(error) : null);
+	}
+
+	/**
+	 * Take the lease for the call's work (or its fallback, when the locks were not obtained): from
+	 * now on the work's end releases the locks.
+	 * @return {@code false} if the lease was dropped first, the call cancelled before its work
+	 * began: the work must not run
+	 */
+	boolean take() {
+		return this.state.compareAndSet(OPEN, TAKEN);
+	}
+
+	/**
+	 * Return whether the call's work took the lease.
+	 */
+	boolean isTaken() {
+		return this.state.get() == TAKEN;
+	}
+
+	/**
+	 * Drop the lease of a call cancelled before its work took it: its locks are released now,
+	 * since no work will end them. Does nothing to a lease taken.
+	 */
+	void drop() {
+		Acquisition held = this.acquisition;
+		if (this.state.compareAndSet(OPEN, DROPPED) && held != null) {
+			scope().end();
+			this.engine.releaseAsync(held);
+		}
 	}
 
 	HeldLock lock() {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -25,7 +26,8 @@ import dev.zklock.support.ReactiveCalls;
  * on a ZooKeeper thread).
  * <li>The locks are released when the work completes, fails, or is cancelled; on completion the
  * locks are checked first, and a lock lost or in doubt ends the sequence with
- * {@link LockLostException} instead of completing it.
+ * {@link LockLostException} instead of completing it. A subscriber that cancels as the locks
+ * are granted, before the work is subscribed, has them released at once; the work does not run.
  * <li>Inside the work, {@link ReactiveZkLockContext#current()} gives the held lock from the
  * Reactor context (key, mode, fencing token, validity); the work's function is also given it.
  * {@link ZkLockContext} sees it too while the work's function runs and while its publisher is
@@ -88,9 +90,13 @@ public class ReactiveZkLockTemplate {
 	public <T> Flux<T> executeOrElse(@Nullable String name, Collection<String> keys, LockMode mode,
 			@Nullable Duration waitTime, Function<HeldLock, ? extends Publisher<T>> work,
 			Supplier<? extends Publisher<T>> onTimeout) {
-		return Flux.usingWhen(lease(name, keys, mode, waitTime),
-				(lease) -> lease.isHeld() ? run(lease, work) : Flux.from(fallback(lease, onTimeout)),
-				ReactiveZkLockTemplate::complete, ReactiveZkLockTemplate::failed, ReactiveZkLockTemplate::cancelled);
+		return Flux.usingWhen(lease(name, keys, mode, waitTime), (lease) -> {
+			if (!lease.take()) {
+				// Dropped: the subscriber cancelled first, and the drop released the locks.
+				return Flux.empty();
+			}
+			return lease.isHeld() ? run(lease, work) : Flux.from(fallback(lease, onTimeout));
+		}, ReactiveZkLockTemplate::complete, ReactiveZkLockTemplate::failed, ReactiveZkLockTemplate::cancelled);
 	}
 
 	/**
@@ -121,17 +127,34 @@ public class ReactiveZkLockTemplate {
 	public <T> Mono<T> executeMonoOrElse(@Nullable String name, Collection<String> keys, LockMode mode,
 			@Nullable Duration waitTime, Function<HeldLock, ? extends Mono<T>> work,
 			Supplier<? extends Mono<T>> onTimeout) {
-		return Mono.usingWhen(lease(name, keys, mode, waitTime),
-				(lease) -> lease.isHeld() ? run(lease, work).singleOrEmpty() : Mono.from(fallback(lease, onTimeout)),
-				ReactiveZkLockTemplate::complete, ReactiveZkLockTemplate::failed, ReactiveZkLockTemplate::cancelled);
+		return Mono.usingWhen(lease(name, keys, mode, waitTime), (lease) -> {
+			if (!lease.take()) {
+				// Dropped: the subscriber cancelled first, and the drop released the locks.
+				return Mono.empty();
+			}
+			return lease.isHeld() ? run(lease, work).singleOrEmpty() : Mono.from(fallback(lease, onTimeout));
+		}, ReactiveZkLockTemplate::complete, ReactiveZkLockTemplate::failed, ReactiveZkLockTemplate::cancelled);
 	}
 
 	private Mono<LockLease> lease(@Nullable String name, Collection<String> keys, LockMode mode,
 			@Nullable Duration waitTime) {
 		// On the template's executor even when the lease is complete at subscription: the work
 		// is subscribed there, never on the subscriber's thread or a ZooKeeper thread.
-		return Mono.fromFuture(() -> this.template.lease(name, keys, mode, waitTime), false)
-			.publishOn(Schedulers.fromExecutor(this.template.asyncExecutor()));
+		// A cancel before usingWhen has the lease would lose it (Reactor discards a value that
+		// arrives after a cancel, or that waits for its hop to the executor), so the cancel is
+		// ours: it withdraws the call, or drops the lease it was granted. The work takes the
+		// lease, or the drop does, never both (a cancel racing the hop may find it taken).
+		return Mono.defer(() -> {
+			CompletableFuture<LockLease> leasing = this.template.lease(name, keys, mode, waitTime);
+			return Mono.fromFuture(leasing, true)
+				.publishOn(Schedulers.fromExecutor(this.template.asyncExecutor()))
+				.doOnCancel(() -> abandon(leasing));
+		});
+	}
+
+	private static void abandon(CompletableFuture<LockLease> leasing) {
+		leasing.cancel(false);
+		leasing.thenAccept(LockLease::drop);
 	}
 
 	private static <T> Flux<T> run(LockLease lease, Function<HeldLock, ? extends Publisher<T>> work) {
@@ -161,17 +184,27 @@ public class ReactiveZkLockTemplate {
 	}
 
 	private static Publisher<?> complete(LockLease lease) {
-		return lease.isHeld() ? Mono.fromFuture(lease.end(null), true) : Mono.empty();
+		return heldByWork(lease) ? Mono.fromFuture(lease.end(null), true) : Mono.empty();
 	}
 
 	private static Publisher<?> failed(LockLease lease, Throwable error) {
-		return lease.isHeld() ? Mono.fromFuture(lease.end(error), true).onErrorResume((ex) -> Mono.empty())
+		return heldByWork(lease) ? Mono.fromFuture(lease.end(error), true).onErrorResume((ex) -> Mono.empty())
 				: Mono.empty();
 	}
 
 	private static Publisher<?> cancelled(LockLease lease) {
-		return lease.isHeld() ? Mono.fromFuture(lease.end(new CancellationException("The subscriber cancelled")), true)
-			.onErrorResume((ex) -> Mono.empty()) : Mono.empty();
+		return heldByWork(lease)
+				? Mono.fromFuture(lease.end(new CancellationException("The subscriber cancelled")), true)
+					.onErrorResume((ex) -> Mono.empty())
+				: Mono.empty();
+	}
+
+	/**
+	 * Return whether the work holds the lease's locks, which its end releases (a lease dropped
+	 * was released by its drop).
+	 */
+	private static boolean heldByWork(LockLease lease) {
+		return lease.isHeld() && lease.isTaken();
 	}
 
 	private LockTimeoutException timeout(Collection<String> keys, @Nullable Duration waitTime) {

@@ -387,10 +387,25 @@ public class ZkLockTemplate implements AutoCloseable {
 		});
 		lease.whenComplete((value, ex) -> {
 			if (lease.isCancelled()) {
-				acquiring.cancel(false);
+				withdraw(acquiring);
 			}
 		});
 		return lease;
+	}
+
+	/**
+	 * Withdraw the acquisition of a call whose lease was cancelled before it was made. The
+	 * cancel withdraws a request that still waits; a grant that completed the acquisition first
+	 * (between the lease's cancel and this one, or before the lease was made of it) is released
+	 * here, since no lease will end it.
+	 */
+	private void withdraw(CompletableFuture<@Nullable Acquisition> acquiring) {
+		acquiring.cancel(false);
+		acquiring.thenAccept((acquisition) -> {
+			if (acquisition != null) {
+				this.engine.releaseAsync(acquisition);
+			}
+		});
 	}
 
 	Executor asyncExecutor() {
