@@ -74,7 +74,28 @@ final class AsyncAcquisition {
 			held = List.copyOf(this.holds);
 		}
 		if (held.size() == this.keys.size()) {
-			finish(new Acquisition(held));
+			if (held.size() == 1) {
+				finish(new Acquisition(held));
+				return;
+			}
+			// A key taken earlier may have been lost while a later one was awaited: the work
+			// starts only when every grant is still valid; otherwise all are given back and the
+			// keys asked for again, in order, within the wait time.
+			Acquisition acquisition = new Acquisition(held);
+			acquisition.checkHeldAsync().whenComplete((lost, ex) -> {
+				if (lost == null && ex == null) {
+					finish(acquisition);
+				}
+				else {
+					releaseHeld();
+					if (this.deadline.hasPassed()) {
+						endInTime(this.keys.get(0));
+					}
+					else {
+						next();
+					}
+				}
+			});
 			return;
 		}
 		String key = this.keys.get(held.size());

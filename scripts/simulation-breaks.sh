@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+#
+# Shows that each check of the lock core's deterministic simulator can fail: for every break below,
+# checks the current commit out into a scratch worktree under target/, breaks the lock core on
+# purpose there, runs the simulator's seeds in order (one thread) until the first violations, and
+# prints which promise was reported broken and at which seed. The worktree is removed at the end.
+#
+#   scripts/simulation-breaks.sh [break ...]      (all breaks when none is named)
+#
+# Variables: SEEDS (20000), the most seeds a break may take.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SEEDS=${SEEDS:-20000}
+WORK="$ROOT/target/simulation-breaks"
+cleanup() { git -C "$ROOT" worktree remove --force "$WORK" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+mkdir -p "$ROOT/target"
+cleanup
+git -C "$ROOT" worktree add --detach "$WORK" HEAD >/dev/null
+
+python3 - "$WORK" "${@:-all}" <<'PY'
+import os, re, subprocess, sys
+work, names = sys.argv[1], sys.argv[2:]
+core = os.path.join(work, 'autoconfigure/src/main/java/dev/zklock/lock/')
+# name: (promise it should break, [(file, old, new)])
+breaks = {
+  'grant-before-holding': ('exclusion', [('NodeAcquisition.java',
+      'String predecessor = LockNodes.predecessor(children, ours, this.mode);', 'String predecessor = null;')]),
+  'suspended-not-in-doubt': ('honesty', [('ActiveLock.java',
+      'changed = (this.state == State.VALID);\n\t\t\tif (changed) {\n\t\t\t\tthis.state = State.IN_DOUBT;\n\t\t\t\tthis.reason = "the connection to ZooKeeper was suspended',
+      'changed = false;\n\t\t\tif (changed) {\n\t\t\t\tthis.state = State.IN_DOUBT;\n\t\t\t\tthis.reason = "the connection to ZooKeeper was suspended')]),
+  'no-confirmation-after-pause': ('honesty', [('ActiveLock.java',
+      'if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {\n\t\t\treturn true;\n\t\t}\n\t\treturn confirm();', 'return true;'),
+      ('ActiveLock.java', 'if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {\n\t\t\treturn CompletableFuture.completedFuture(true);',
+       'if (true) {\n\t\t\treturn CompletableFuture.completedFuture(true);'),
+      ('ActiveLock.java', 'return this.state == State.VALID && !this.pauses.mayHavePausedSince(this.confirmedAt);',
+       'return this.state == State.VALID;')]),
+  'handoff-reuses-grant-token': ('token order', [('GrantBatch.java',
+      'return new GrantBatch(node.mode() == dev.zklock.LockMode.SHARED);', 'return new GrantBatch(true);')]),
+  'no-handoff-bound': ('handoff bound', [('KeyLock.java',
+      'if (!this.othersWait) {\n\t\t\treturn true;\n\t\t}', 'if (true) {\n\t\t\treturn true;\n\t\t}')]),
+  'shared-node-never-watches': ('handoff bound', [('KeyLock.java',
+      'else if (this.grantsOnNode > 1) {', 'else if (this.grantsOnNode > 1 && Boolean.getBoolean("never")) {')]),
+  'abandon-keeps-its-node': ('nothing left behind', [('NodeAcquisition.java',
+      'if (path[0] != null) {\n\t\t\tthis.port.delete(path[0], null);', 'if (path[0] != null && Boolean.getBoolean("never")) {\n\t\t\tthis.port.delete(path[0], null);')]),
+  'abandon-forgets-transactions': ('nothing left behind', [('NodeAcquisition.java',
+      'if (!ids.isEmpty()) {\n\t\t\tremoveTransactionNodes', 'if (!ids.isEmpty() && Boolean.getBoolean("never")) {\n\t\t\tremoveTransactionNodes')]),
+  'reconnect-tells-no-key': ('liveness', [('ActiveLock.java',
+      'else if (changed) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(', 'else if (changed && Boolean.getBoolean("never")) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(')]),
+}
+selected = list(breaks) if names == ['all'] else names
+print('%-30s %-22s %s' % ('break', 'expected', 'first violations (seed: promise)'))
+for name in selected:
+    expected, edits = breaks[name]
+    subprocess.run(['git', '-C', work, 'checkout', '-q', '--', 'autoconfigure/src/main'], check=True)
+    for file, old, new in edits:
+        path = core + file
+        text = open(path).read()
+        if old not in text:
+            sys.exit('break %s no longer applies to %s: update it' % (name, file))
+        open(path, 'w').write(text.replace(old, new))
+    result = subprocess.run(['./mvnw', '-B', '-o', '-q', '-pl', 'autoconfigure', 'test-compile', 'surefire:test',
+        '-Dtest=LockCoreSimulationTests#everySeedKeepsThePromises', '-Dsurefire.failIfNoSpecifiedTests=false',
+        '-Dzklock.sim.seeds=' + os.environ.get('SEEDS', '20000'), '-Dzklock.sim.threads=1'],
+        cwd=work, capture_output=True, text=True)
+    found = re.findall(r'Seed (\d+) broke ([a-z ]+?) at', result.stdout)
+    seen, caught = set(), []
+    for seed, promise in found:
+        if seed not in seen:
+            seen.add(seed)
+            caught.append('%s: %s' % (seed, promise))
+    print('%-30s %-22s %s' % (name, expected, ', '.join(caught) if caught else 'NOT CAUGHT'), flush=True)
+PY
