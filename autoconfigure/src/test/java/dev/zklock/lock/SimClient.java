@@ -473,16 +473,23 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void createContainers(String path, Reply<Void> reply) {
+		// Curator's creatingParentContainersIfNeeded: the create first (a failed write, a zxid of
+		// its own, when the node or its parent is missing), then on NONODE the missing parents,
+		// each after a read that found it missing, and the create again.
 		request("create containers " + path, (session) -> {
+			SimServer.Result first = this.server.create(session, path, SimServer.Kind.CONTAINER);
+			if (first.code() != Code.NONODE) {
+				return first;
+			}
 			List<String> missing = new ArrayList<>();
-			for (String at = path; !at.equals("/") && this.server.node(at) == null; at = LockNodes.parent(at)) {
+			for (String at = LockNodes.parent(path); !at.equals("/") && this.server.node(at) == null;
+					at = LockNodes.parent(at)) {
 				missing.add(0, at);
 			}
-			SimServer.Result last = SimServer.Result.of(Code.NODEEXISTS);
 			for (String at : missing) {
-				last = this.server.create(session, at, SimServer.Kind.CONTAINER);
+				this.server.create(session, at, SimServer.Kind.CONTAINER);
 			}
-			return last;
+			return this.server.create(session, path, SimServer.Kind.CONTAINER);
 		}, (result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
 	}
 
