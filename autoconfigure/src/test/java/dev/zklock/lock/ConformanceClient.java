@@ -36,12 +36,38 @@ final class ConformanceClient {
 
 	private final List<String> fired = new ArrayList<>();
 
+	private final List<ZooKeeperPort.Connection> told = new ArrayList<>();
+
 	private int replies;
 
 	ConformanceClient(String name, ZooKeeperPort port, ConformanceSide side) {
 		this.name = name;
 		this.port = port;
 		this.side = side;
+		// Curator may or may not still tell CONNECTED to a listener added once connected (its
+		// events go out on a thread of their own): not written down.
+		port.addConnectionListener((state) -> {
+			if (state != ZooKeeperPort.Connection.CONNECTED) {
+				synchronized (this.told) {
+					this.told.add(state);
+				}
+			}
+		});
+	}
+
+	/**
+	 * Wait until the client has told the given connection state, and write down every state it
+	 * has told so far.
+	 */
+	void awaitTold(ZooKeeperPort.Connection state) {
+		this.side.await(() -> {
+			synchronized (this.told) {
+				return this.told.contains(state);
+			}
+		}, this.name + " told " + state);
+		synchronized (this.told) {
+			this.side.transcript().add(this.name + " has been told " + this.told).outcome("OK");
+		}
 	}
 
 	String name() {
@@ -181,10 +207,6 @@ final class ConformanceClient {
 			return this.answered.getCount() == 0;
 		}
 
-		CountDownLatch answered() {
-			return this.answered;
-		}
-
 		String request() {
 			return this.request;
 		}
@@ -193,7 +215,7 @@ final class ConformanceClient {
 		 * Wait for the reply and return its value ({@code null} unless the code is OK).
 		 */
 		@Nullable T get() {
-			this.side.await(this);
+			this.side.await(this::isDone, this.request);
 			return this.value;
 		}
 

@@ -2,6 +2,7 @@ package dev.zklock.lock;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Where a conformance script runs: the simulator ({@link SimConformanceSide}) or a real server
@@ -41,6 +42,22 @@ abstract class ConformanceSide implements AutoCloseable {
 	}
 
 	/**
+	 * Break a session's connection (the session lives on), and wait until its client says so.
+	 */
+	void dropConnection(ConformanceClient client) {
+		drop(client);
+		client.awaitTold(ZooKeeperPort.Connection.SUSPENDED);
+	}
+
+	/**
+	 * Let a broken connection come back, and wait until its client is connected again.
+	 */
+	void restoreConnection(ConformanceClient client) {
+		restore(client);
+		client.awaitTold(ZooKeeperPort.Connection.RECONNECTED);
+	}
+
+	/**
 	 * Let the server remove the empty containers that have had children, and wait until the given
 	 * node is gone with them.
 	 */
@@ -58,7 +75,7 @@ abstract class ConformanceSide implements AutoCloseable {
 		for (ConformanceClient client : this.open) {
 			reads.add(client.settle());
 		}
-		reads.forEach(this::await);
+		reads.forEach((read) -> await(read::isDone, read.request()));
 		return this.transcript.lines();
 	}
 
@@ -68,9 +85,13 @@ abstract class ConformanceSide implements AutoCloseable {
 
 	abstract void reap(String gone);
 
+	abstract void drop(ConformanceClient client);
+
+	abstract void restore(ConformanceClient client);
+
 	/**
-	 * Wait, bounded, until the step has its reply.
+	 * Wait, bounded, until the condition holds.
 	 */
-	abstract void await(ConformanceClient.Step<?> step);
+	abstract void await(BooleanSupplier done, String what);
 
 }

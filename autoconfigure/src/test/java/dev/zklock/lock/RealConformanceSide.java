@@ -8,21 +8,23 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.awaitility.Awaitility;
 
+import dev.zklock.test.ChaosProxy;
 import dev.zklock.test.ZooKeeperTestServer;
 
 
 /**
  * A conformance script on a real ZooKeeper server of its own, in this JVM on loopback: a
- * {@link CuratorPort} on a Curator client per session. The server is the script's alone, so that
- * every transaction between two zxids the script sees is one of the script's; its container
- * manager checks every {@code containerCheck} (so rarely, when a script does not want it, that it
- * never runs).
+ * {@link CuratorPort} on a Curator client per session, each through a proxy of its own that can
+ * break its connection. The server is the script's alone, so that every transaction between two
+ * zxids the script sees is one of the script's; its container manager checks every
+ * {@code containerCheck} (so rarely, when a script does not want it, that it never runs).
  */
 final class RealConformanceSide extends ConformanceSide {
 
@@ -37,6 +39,8 @@ final class RealConformanceSide extends ConformanceSide {
 	private final Map<String, CuratorFramework> clients = new HashMap<>();
 
 	private final List<CuratorFramework> all = new ArrayList<>();
+
+	private final Map<String, ChaosProxy> proxies = new HashMap<>();
 
 	private final CuratorFramework observer;
 
@@ -56,19 +60,27 @@ final class RealConformanceSide extends ConformanceSide {
 			}
 		}
 		// Opened before the script starts: its session is not among the script's transactions.
-		this.observer = client();
+		try {
+			this.observer = client(this.server.getConnectString());
+		}
+		catch (RuntimeException ex) {
+			this.server.close();
+			throw ex;
+		}
 	}
 
 	@Override
 	ZooKeeperPort connect(String name) {
-		CuratorFramework client = client();
+		ChaosProxy proxy = ChaosProxy.start(this.server.getConnectString());
+		this.proxies.put(name, proxy);
+		CuratorFramework client = client(proxy.connectString());
 		this.clients.put(name, client);
 		return new CuratorPort(client, this.scheduler);
 	}
 
-	private CuratorFramework client() {
+	private CuratorFramework client(String connectString) {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.getConnectString())
+			.connectString(connectString)
 			.sessionTimeoutMs(10_000)
 			.connectionTimeoutMs(5_000)
 			.retryPolicy(new ExponentialBackoffRetry(50, 3, 500))
@@ -102,16 +114,19 @@ final class RealConformanceSide extends ConformanceSide {
 	}
 
 	@Override
-	void await(ConformanceClient.Step<?> step) {
-		try {
-			if (!step.answered().await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new AssertionError("The server never answered " + step.request());
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError(ex);
-		}
+	void drop(ConformanceClient client) {
+		// Reset and refuse: the client sees its connection fail at once, and cannot come back.
+		this.proxies.get(client.name()).refuse();
+	}
+
+	@Override
+	void restore(ConformanceClient client) {
+		this.proxies.get(client.name()).heal();
+	}
+
+	@Override
+	void await(BooleanSupplier done, String what) {
+		Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(2)).until(done::getAsBoolean);
 	}
 
 	@Override
@@ -120,6 +135,7 @@ final class RealConformanceSide extends ConformanceSide {
 			for (CuratorFramework client : this.all) {
 				client.close();
 			}
+			this.proxies.values().forEach(ChaosProxy::close);
 			this.scheduler.shutdownNow();
 			this.scheduler.awaitTermination(10, TimeUnit.SECONDS);
 		}

@@ -2,6 +2,7 @@ package dev.zklock.lock;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * A conformance script on the simulator: a {@link SimClient} without faults per session, on one
@@ -41,10 +42,21 @@ final class SimConformanceSide extends ConformanceSide {
 	}
 
 	@Override
-	void await(ConformanceClient.Step<?> step) {
-		for (int steps = 0; !step.isDone(); steps++) {
+	void drop(ConformanceClient client) {
+		// Down until restored: longer than any script waits.
+		this.clients.get(client.name()).dropConnection(SESSION_TIMEOUT * 100);
+	}
+
+	@Override
+	void restore(ConformanceClient client) {
+		this.clients.get(client.name()).stopFaults();
+	}
+
+	@Override
+	void await(BooleanSupplier done, String what) {
+		for (int steps = 0; !done.getAsBoolean(); steps++) {
 			if (steps > MAX_STEPS || !this.world.step()) {
-				throw new AssertionError("The simulator never answered " + step.request());
+				throw new AssertionError("The simulator never got to: " + what);
 			}
 		}
 	}

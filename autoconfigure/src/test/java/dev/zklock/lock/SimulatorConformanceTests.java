@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lock core uses, and what the core could observe must be the same (see
  * {@link ConformanceTranscript} for how the two transcripts are made comparable). When they
  * differ, the real server is right and the model is to be fixed. Each script has a real server of
- * its own, whose container manager runs only where the script asks for it.
+ * its own, whose container manager runs only where the script asks for it. The system property
+ * {@code zklock.conformance.print} prints every real transcript.
  */
-@Timeout(120)
+@Timeout(60)
 class SimulatorConformanceTests {
 
 	private static final String BASE = "/zklock/locks";
@@ -37,6 +38,8 @@ class SimulatorConformanceTests {
 	void firstUse() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
+			// The base path is missing: the failed transaction, then the containers (the second
+			// time NODEEXISTS), then the transaction again: one zxid, the key's mzxid.
 			a.createKeyAndLockNode(KEY, LockMode.EXCLUSIVE).get();
 			a.createContainers(BASE).get();
 			a.createContainers(BASE).get();
@@ -58,6 +61,7 @@ class SimulatorConformanceTests {
 			ConformanceClient a = side.open("A");
 			firstLockNode(a, KEY);
 			ConformanceClient b = side.open("B");
+			// Sent together, answered in order: the read sees the node just created.
 			ConformanceClient.Step<ZooKeeperPort.Created> created = b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE));
 			ConformanceClient.Step<ZooKeeperPort.Children> read = b.getChildren(KEY, null);
 			read.get();
@@ -81,6 +85,8 @@ class SimulatorConformanceTests {
 			String first = firstLockNode(a, KEY);
 			ConformanceClient b = side.open("B");
 			String second = b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).ok().path();
+			// A watch of the deleting session fires before the delete's reply; another session's
+			// before that session's next reply. One-shot, and on create, delete and setData.
 			b.exists(first, "b1").get();
 			a.exists(first, "a1").get();
 			a.delete(first).get();
@@ -106,6 +112,7 @@ class SimulatorConformanceTests {
 			ConformanceClient a = side.open("A");
 			firstLockNode(a, KEY);
 			ConformanceClient b = side.open("B");
+			// Fires on a child's create and delete, not on its setData; one-shot.
 			a.getChildren(KEY, "a1").get();
 			String second = b.createLockNode(lockNode(KEY, LockMode.SHARED)).ok().path();
 			a.getChildren(KEY, "a2").get();
@@ -154,6 +161,7 @@ class SimulatorConformanceTests {
 			a.exists(second, "a1").get();
 			a.getChildren(KEY, "a2").get();
 			a.getChildren(OTHER_KEY, "a3").get();
+			// One transaction: both keys' pzxid move to it; B's own watch goes with B.
 			side.end(b);
 			a.getChildren(KEY, null).get();
 			a.exists(second, null).get();
@@ -170,6 +178,7 @@ class SimulatorConformanceTests {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
 			String first = firstLockNode(a, KEY);
+			// The touches show whether the failed delete took a zxid.
 			a.touch(first).get();
 			a.delete(KEY + "/missing").get();
 			a.touch(first).get();
@@ -189,7 +198,13 @@ class SimulatorConformanceTests {
 			a.touch(first).get();
 			a.delete(BASE).get();
 			a.getChildren(KEY, null).get();
-			a.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).get();
+			String second = a.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).ok().path();
+			a.exists(KEY, "a1").get();
+			a.delete(first).get();
+			a.delete(second).get();
+			a.getChildren(KEY, "a2").get();
+			a.delete(KEY).get();
+			a.getChildren(BASE, null).get();
 		});
 	}
 
@@ -198,6 +213,8 @@ class SimulatorConformanceTests {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
 			String first = firstLockNode(a, KEY);
+			// Between two touches, each failed write (it takes a zxid) and, at the end, the reads and
+			// the sync (they take none).
 			a.touch(first).get();
 			a.touch(KEY + "/missing").get();
 			a.touch(first).get();
@@ -228,11 +245,15 @@ class SimulatorConformanceTests {
 			String first = firstLockNode(a, KEY);
 			ConformanceClient b = side.open("B");
 			b.createKeyAndLockNode(OTHER_KEY, LockMode.EXCLUSIVE).get();
+			// Never had a child: never reaped. The key is reaped once empty, in a transaction of its
+			// own that moves the base's pzxid and fires both sessions' watches.
 			a.createContainers(BASE + "/unused").get();
 			a.exists(KEY, "a1").get();
 			a.getChildren(BASE, "a2").get();
+			b.exists(KEY, "b1").get();
 			a.delete(first).get();
 			side.reapContainers(KEY);
+			b.exists(KEY, null).get();
 			a.exists(KEY, null).get();
 			a.getChildren(BASE, null).get();
 			a.exists(BASE + "/unused", null).get();
@@ -244,12 +265,38 @@ class SimulatorConformanceTests {
 	}
 
 	@Test
+	void watchesOfADroppedConnectionFireAtTheReconnect() throws Exception {
+		conforms(NO_REAPER, (side) -> {
+			ConformanceClient a = side.open("A");
+			String first = firstLockNode(a, KEY);
+			ConformanceClient b = side.open("B");
+			String second = b.createLockNode(lockNode(KEY, LockMode.SHARED)).ok().path();
+			// Watches whose node changed while the connection was down fire at the reconnect, before
+			// the next reply; the others stay set (a3 fires on the later setData, a4 never).
+			a.exists(second, "a1").get();
+			a.getChildren(KEY, "a2").get();
+			a.exists(first, "a3").get();
+			a.exists(KEY + "/missing", "a4").get();
+			side.dropConnection(a);
+			b.delete(second).get();
+			b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).get();
+			b.exists(first, null).get();
+			side.restoreConnection(a);
+			a.getChildren(KEY, null).get();
+			a.touch(first).get();
+			a.exists(first, null).get();
+		});
+	}
+
+	@Test
 	void sequenceNumbersAfterDeletes() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
 			firstLockNode(a, KEY);
 			String second = a.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).ok().path();
 			String third = a.createLockNode(lockNode(KEY, LockMode.SHARED)).ok().path();
+			// Sequence numbers count the key's creates: deletes (a session's end included) and
+			// failed writes do not advance them.
 			a.delete(third).get();
 			a.delete(second).get();
 			a.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).get();
@@ -287,6 +334,9 @@ class SimulatorConformanceTests {
 		try (RealConformanceSide side = new RealConformanceSide(containerCheck)) {
 			script.run(side);
 			real = side.finish();
+		}
+		if (Boolean.getBoolean("zklock.conformance.print")) {
+			System.out.println(String.join("\n", real) + "\n");
 		}
 		for (long seed = 1; seed <= SEEDS; seed++) {
 			List<String> simulated;
