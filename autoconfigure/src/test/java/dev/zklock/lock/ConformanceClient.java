@@ -56,13 +56,17 @@ final class ConformanceClient {
 	}
 
 	/**
-	 * Wait until the client has told the given connection state, and write down every state it
-	 * has told so far.
+	 * Wait until the client tells the given connection state (again), and write down every state
+	 * it has told so far.
 	 */
 	void awaitTold(ZooKeeperPort.Connection state) {
+		int from;
+		synchronized (this.told) {
+			from = this.told.size();
+		}
 		this.side.await(() -> {
 			synchronized (this.told) {
-				return this.told.contains(state);
+				return this.told.subList(from, this.told.size()).contains(state);
 			}
 		}, this.name + " told " + state);
 		synchronized (this.told) {

@@ -42,6 +42,16 @@ abstract class ConformanceSide implements AutoCloseable {
 	}
 
 	/**
+	 * End a session at the server, as its expiry does, and wait until its client has a new one.
+	 */
+	void expire(ConformanceClient client) {
+		expireSession(client);
+		client.awaitTold(ZooKeeperPort.Connection.LOST);
+		client.awaitTold(ZooKeeperPort.Connection.RECONNECTED);
+		this.transcript.session(client.port().sessionId(), client.name() + "'");
+	}
+
+	/**
 	 * Break a session's connection (the session lives on), and wait until its client says so.
 	 */
 	void dropConnection(ConformanceClient client) {
@@ -84,6 +94,8 @@ abstract class ConformanceSide implements AutoCloseable {
 	abstract void disconnect(ConformanceClient client);
 
 	abstract void reap(String gone);
+
+	abstract void expireSession(ConformanceClient client);
 
 	abstract void drop(ConformanceClient client);
 

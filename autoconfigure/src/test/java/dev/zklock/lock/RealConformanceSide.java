@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +14,8 @@ import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.awaitility.Awaitility;
 
 import dev.zklock.test.ChaosProxy;
@@ -111,6 +114,34 @@ final class RealConformanceSide extends ConformanceSide {
 		Awaitility.await().atMost(WAIT)
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> this.observer.checkExists().forPath(gone) == null);
+	}
+
+	/**
+	 * Attach a second connection to the session and close it: the server ends the session in one
+	 * transaction and closes the client's connection too.
+	 */
+	@Override
+	void expireSession(ConformanceClient client) {
+		try {
+			ZooKeeper zooKeeper = this.clients.get(client.name()).getZookeeperClient().getZooKeeper();
+			CountDownLatch connected = new CountDownLatch(1);
+			ZooKeeper twin = new ZooKeeper(this.server.getConnectString(), 10_000, (event) -> {
+				if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+					connected.countDown();
+				}
+			}, zooKeeper.getSessionId(), zooKeeper.getSessionPasswd());
+			try {
+				if (!connected.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+					throw new IllegalStateException("Could not attach to the session to end it");
+				}
+			}
+			finally {
+				twin.close();
+			}
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	@Override

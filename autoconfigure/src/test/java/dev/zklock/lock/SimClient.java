@@ -199,13 +199,28 @@ final class SimClient implements ZooKeeperPort {
 		}
 		this.expiry = this.world.schedule(NET, this.sessionTimeout, "session of " + this.name + " expires", () -> {
 			this.expiry = null;
-			this.server.expire(current);
-			Link open = this.link;
-			if (open != null && open.session == current && open.up) {
-				// The server closes the connection: the client sees it at once (once it runs).
-				breakLink(open, this.world.between(0, SimWorld.millis(1)));
-			}
+			sessionEnded(current);
 		});
+	}
+
+	/**
+	 * End the session at the server now, as its expiry does (or another client closing it): the
+	 * client learns it when it reconnects.
+	 */
+	void expireSession() {
+		SimServer.Session current = this.session;
+		if (current != null) {
+			sessionEnded(current);
+		}
+	}
+
+	private void sessionEnded(SimServer.Session ended) {
+		this.server.expire(ended);
+		Link open = this.link;
+		if (open != null && open.session == ended && open.up) {
+			// The server closes the connection: the client sees it at once (once it runs).
+			breakLink(open, this.world.between(0, SimWorld.millis(1)));
+		}
 	}
 
 	private void stopExpiryClock() {

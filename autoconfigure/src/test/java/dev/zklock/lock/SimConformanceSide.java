@@ -42,6 +42,11 @@ final class SimConformanceSide extends ConformanceSide {
 	}
 
 	@Override
+	void expireSession(ConformanceClient client) {
+		this.clients.get(client.name()).expireSession();
+	}
+
+	@Override
 	void drop(ConformanceClient client) {
 		// Down until restored: longer than any script waits.
 		this.clients.get(client.name()).dropConnection(SESSION_TIMEOUT * 100);

@@ -174,6 +174,29 @@ class SimulatorConformanceTests {
 	}
 
 	@Test
+	void aSessionExpires() throws Exception {
+		conforms(NO_REAPER, (side) -> {
+			ConformanceClient a = side.open("A");
+			String first = firstLockNode(a, KEY);
+			ConformanceClient b = side.open("B");
+			String second = b.createLockNode(lockNode(KEY, LockMode.SHARED)).ok().path();
+			b.createKeyAndLockNode(OTHER_KEY, LockMode.SHARED).get();
+			b.exists(first, "b1").get();
+			a.exists(second, "a1").get();
+			a.getChildren(KEY, "a2").get();
+			// One transaction deletes B's nodes; B's watches go with its session, unfired; B is
+			// told LOST, then has a new session.
+			side.expire(b);
+			a.getChildren(KEY, null).get();
+			a.getChildren(OTHER_KEY, null).get();
+			a.touch(first).get();
+			b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).get();
+			b.exists(second, null).get();
+			a.getChildren(KEY, null).get();
+		});
+	}
+
+	@Test
 	void deleteOfAMissingNode() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
