@@ -214,13 +214,28 @@ final class SimClient implements ZooKeeperPort {
 		}
 		this.expiry = this.world.schedule(NET, this.sessionTimeout, "session of " + this.name + " expires", () -> {
 			this.expiry = null;
-			this.server.expire(current);
-			Link open = this.link;
-			if (open != null && open.session == current && open.up) {
-				// The server closes the connection: the client sees it at once (once it runs).
-				breakLink(open, this.world.between(0, SimWorld.millis(1)));
-			}
+			sessionEnded(current);
 		});
+	}
+
+	/**
+	 * End the session at the server now, as its expiry does (or another client closing it): the
+	 * client learns it when it reconnects.
+	 */
+	void expireSession() {
+		SimServer.Session current = this.session;
+		if (current != null) {
+			sessionEnded(current);
+		}
+	}
+
+	private void sessionEnded(SimServer.Session ended) {
+		this.server.expire(ended);
+		Link open = this.link;
+		if (open != null && open.session == ended && open.up) {
+			// The server closes the connection: the client sees it at once (once it runs).
+			breakLink(open, this.world.between(0, SimWorld.millis(1)));
+		}
 	}
 
 	private void stopExpiryClock() {
@@ -488,16 +503,23 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void createContainers(String path, Reply<Void> reply) {
+		// Curator's creatingParentContainersIfNeeded: the create first (a failed write, a zxid of
+		// its own, when the node or its parent is missing), then on NONODE the missing parents,
+		// each after a read that found it missing, and the create again.
 		request("create containers " + path, (session) -> {
+			SimServer.Result first = this.server.create(session, path, SimServer.Kind.CONTAINER);
+			if (first.code() != Code.NONODE) {
+				return first;
+			}
 			List<String> missing = new ArrayList<>();
-			for (String at = path; !at.equals("/") && this.server.node(at) == null; at = LockNodes.parent(at)) {
+			for (String at = LockNodes.parent(path); !at.equals("/") && this.server.node(at) == null;
+					at = LockNodes.parent(at)) {
 				missing.add(0, at);
 			}
-			SimServer.Result last = SimServer.Result.of(Code.NODEEXISTS);
 			for (String at : missing) {
-				last = this.server.create(session, at, SimServer.Kind.CONTAINER);
+				this.server.create(session, at, SimServer.Kind.CONTAINER);
 			}
-			return last;
+			return this.server.create(session, path, SimServer.Kind.CONTAINER);
 		}, (result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
 	}
 

@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
  * a session's expiry with all its ephemeral nodes, and a failed write are one transaction each);
  * {@code czxid}, {@code mzxid}, {@code pzxid} and {@code cversion} as ZooKeeper moves them
  * ({@code pzxid} on a child's create and delete, deletes at session expiry included, never on a
- * child's data change); sequence numbers taken from the parent's {@code cversion}; ephemeral nodes
- * that go with their session; container nodes removed by a reaper once empty after having had a
- * child; one-shot watches, fired into the session's stream of replies in the order of the changes.
- * {@link ConformanceTests} runs the same operations here and on a real server.
+ * child's data change; {@code cversion} on a child's create only); sequence numbers taken from the
+ * parent's {@code cversion}, so not reused and not advanced by deletes; ephemeral nodes that go
+ * with their session; container nodes removed by a reaper once empty after having had a child;
+ * one-shot watches, fired into the session's stream of replies in the order of the changes.
+ * {@link SimulatorConformanceTests} runs the same operations here and on a real server.
  */
 final class SimServer {
 
@@ -252,7 +253,8 @@ final class SimServer {
 		Node node = this.nodes.remove(path);
 		Node parent = this.nodes.get(LockNodes.parent(path));
 		parent.children.remove(LockNodes.name(path));
-		parent.cversion++;
+		// ZooKeeper (3.9) moves the parent's pzxid on a delete, not its cversion: sequence
+		// numbers count the parent's creates only.
 		parent.pzxid = this.zxid;
 		fire(this.dataWatches, path);
 		fire(this.childWatches, path);
