@@ -48,15 +48,10 @@ final class KeyLock {
 
 	private boolean watching;
 
-	private boolean othersWait;
+	private final HandoffBound bound;
 
-	private long othersSeenAt;
+	private final Keeping keeping;
 
-	private int grantsSinceOthers;
-
-	private boolean kept;
-
-	private ZooKeeperPort.@Nullable Timer idleTimer;
 
 	private @Nullable CompletableFuture<Void> lastDelete;
 
@@ -66,6 +61,8 @@ final class KeyLock {
 		this.key = key;
 		this.keyPath = keyPath;
 		this.locks = locks;
+		this.bound = new HandoffBound(locks.settings());
+		this.keeping = new Keeping(locks);
 	}
 
 	String key() {
@@ -187,7 +184,7 @@ final class KeyLock {
 		lock();
 		try {
 			ActiveLock node = this.node;
-			return (this.kept && node != null) ? new KeptLockInfo(this.key, node.mode(), node.since(),
+			return (this.keeping.isKept() && node != null) ? new KeptLockInfo(this.key, node.mode(), node.since(),
 					node.state().name()) : null;
 		}
 		finally {
@@ -196,7 +193,7 @@ final class KeyLock {
 	}
 
 	boolean othersWait() {
-		return this.othersWait;
+		return this.bound.othersWait();
 	}
 
 	@Override
@@ -206,8 +203,8 @@ final class KeyLock {
 			ActiveLock current = this.node;
 			return "KeyLock[" + this.key + ", node=" + ((current != null)
 					? LockNodes.name(current.node().path()) + " " + current.state() : "none") + ", acquiring="
-					+ this.acquiring + ", queue=" + this.queue.size() + ", holders=" + holders() + ", kept=" + this.kept
-					+ ", othersWait=" + this.othersWait + "]";
+					+ this.acquiring + ", queue=" + this.queue.size() + ", holders=" + holders() + ", kept=" + this.keeping.isKept()
+					+ ", othersWait=" + this.bound.othersWait() + "]";
 		}
 		finally {
 			unlock();
@@ -256,14 +253,9 @@ final class KeyLock {
 			if (holders() == 0) {
 				this.batch = (this.grantsOnNode == 0) ? GrantBatch.first() : GrantBatch.next(current);
 			}
-			boolean reuse = this.kept;
-			if (this.kept) {
-				unkeep();
-			}
+			boolean reuse = this.keeping.stop();
 			this.grantsOnNode++;
-			if (this.othersWait) {
-				this.grantsSinceOthers++;
-			}
+			this.bound.granted();
 			if (next.mode() == LockMode.EXCLUSIVE) {
 				this.exclusiveHolders++;
 			}
@@ -290,17 +282,8 @@ final class KeyLock {
 		}
 	}
 
-	/**
-	 * Return whether another local grant may be made on the node: always, unless another
-	 * instance waits and the handoff bound is spent.
-	 */
 	private boolean mayGrantAgain() {
-		if (!this.othersWait) {
-			return true;
-		}
-		LockSettings settings = this.locks.settings();
-		return this.grantsSinceOthers < settings.handoffMaxGrants()
-				&& this.locks.port().nanoTime() - this.othersSeenAt < settings.handoffMaxTime().toNanos();
+		return this.bound.mayGrantAgain(this.locks.port().nanoTime());
 	}
 
 	private void settleIdleNode(ActiveLock current) {
@@ -312,10 +295,11 @@ final class KeyLock {
 			}
 			return;
 		}
-		if (this.kept) {
+		if (this.keeping.isKept()) {
 			return;
 		}
-		if (current.isValidLocally() && !this.othersWait && this.locks.settings().keeps() && this.locks.reserveKept()) {
+		if (current.isValidLocally() && !this.bound.othersWait() && this.locks.settings().keeps()
+				&& this.locks.reserveKept()) {
 			keep(current);
 		}
 		else {
@@ -324,40 +308,15 @@ final class KeyLock {
 	}
 
 	private void keep(ActiveLock current) {
-		this.kept = true;
-		long idleNanos = this.locks.settings().keepIdleTime().toNanos();
-		this.idleTimer = this.locks.schedule(() -> idleTimeOver(current), idleNanos);
+		this.keeping.start(() -> idleTimeOver(current));
 		watchChildren(current);
 	}
 
-	private void unkeep() {
-		this.kept = false;
-		this.locks.releaseKept();
-		ZooKeeperPort.Timer timer = this.idleTimer;
-		this.idleTimer = null;
-		if (timer != null) {
-			timer.cancel();
-		}
-	}
-
+	/**
+	 * Give the node up: the caller of the release that decided it waits for its deletion.
+	 */
 	private void releaseNode() {
-		ActiveLock released = this.node;
-		if (released == null) {
-			return;
-		}
-		if (this.kept) {
-			this.kept = false;
-			this.locks.releaseKept();
-			if (this.idleTimer != null) {
-				this.idleTimer.cancel();
-				this.idleTimer = null;
-			}
-		}
-		forgetNode();
-		this.locks.guard().remove(released);
-		CompletableFuture<Void> deleted = new CompletableFuture<>();
-		this.lastDelete = deleted;
-		this.deferred.add(() -> this.locks.port().delete(released.node().path(), (rc, nothing) -> deleted.complete(null)));
+		deleteNode(true);
 	}
 
 	/**
@@ -366,20 +325,22 @@ final class KeyLock {
 	 * told of the loss. Delete it anyway (a node already gone costs one request).
 	 */
 	private void dropNode() {
-		ActiveLock dropped = this.node;
-		if (this.kept) {
-			this.kept = false;
-			this.locks.releaseKept();
-			if (this.idleTimer != null) {
-				this.idleTimer.cancel();
-				this.idleTimer = null;
-			}
+		deleteNode(false);
+	}
+
+	private void deleteNode(boolean awaited) {
+		ActiveLock gone = this.node;
+		if (gone == null) {
+			return;
 		}
+		this.keeping.stop();
 		forgetNode();
-		if (dropped != null) {
-			this.locks.guard().remove(dropped);
-			this.deferred.add(() -> this.locks.port().delete(dropped.node().path(), null));
+		this.locks.guard().remove(gone);
+		CompletableFuture<Void> deleted = new CompletableFuture<>();
+		if (awaited) {
+			this.lastDelete = deleted;
 		}
+		this.deferred.add(() -> this.locks.port().delete(gone.node().path(), (rc, nothing) -> deleted.complete(null)));
 	}
 
 	private void forgetNode() {
@@ -389,8 +350,7 @@ final class KeyLock {
 		this.batch = null;
 		this.grantsOnNode = 0;
 		this.watching = false;
-		this.othersWait = false;
-		this.grantsSinceOthers = 0;
+		this.bound.reset();
 	}
 
 	private void startAcquisition(LockMode mode) {
@@ -490,7 +450,7 @@ final class KeyLock {
 	private void idleTimeOver(ActiveLock current) {
 		lock();
 		try {
-			if (this.node == current && this.kept) {
+			if (this.node == current && this.keeping.isKept()) {
 				releaseNode();
 				dispatch();
 			}
@@ -507,7 +467,7 @@ final class KeyLock {
 				return;
 			}
 			this.watching = false;
-			if (this.kept) {
+			if (this.keeping.isKept()) {
 				// Someone else touched the key while we keep it idle: most likely another
 				// instance asks for it. Give it up at once.
 				this.locks.releasedOnRequest();
@@ -535,11 +495,9 @@ final class KeyLock {
 				this.deferred.add(() -> current.lose("its node is gone from ZooKeeper", false));
 				return;
 			}
-			if (LockNodes.hasConflictingSuccessor(sorted, ours, current.mode()) && !this.othersWait) {
-				this.othersWait = true;
-				this.othersSeenAt = this.locks.port().nanoTime();
-				this.grantsSinceOthers = 0;
-				if (this.kept) {
+			if (LockNodes.hasConflictingSuccessor(sorted, ours, current.mode())
+					&& this.bound.othersSeen(this.locks.port().nanoTime())) {
+				if (this.keeping.isKept()) {
 					this.locks.releasedOnRequest();
 					releaseNode();
 				}
@@ -556,7 +514,7 @@ final class KeyLock {
 		try {
 			if (this.node == current) {
 				this.watching = false;
-				if (this.kept) {
+				if (this.keeping.isKept()) {
 					releaseNode();
 					dispatch();
 				}

@@ -29,9 +29,6 @@ final class NodeAcquisition {
 
 	private static final Log logger = LogFactory.getLog(NodeAcquisition.class);
 
-	private static final long RETRY_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(100);
-
-	private static final int CLEANUP_ATTEMPTS = 600;
 
 	/**
 	 * Told how the acquisition ends. Called on a ZooKeeper event thread, outside any lock of the
@@ -85,11 +82,7 @@ final class NodeAcquisition {
 
 	private long requestSession;
 
-	/**
-	 * The ids of our transactions of the current session that may have created a node we never
-	 * learned the name of: removed at the next read of the children.
-	 */
-	private final List<String> abandonedIds = new ArrayList<>(1);
+	private final UnknownTransactions unknown;
 
 	private final List<Runnable> pending = new ArrayList<>(1);
 
@@ -111,6 +104,7 @@ final class NodeAcquisition {
 			Outcome outcome) {
 		this.port = port;
 		this.keyPath = keyPath;
+		this.unknown = new UnknownTransactions(port, keyPath);
 		this.mode = mode;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
@@ -153,46 +147,18 @@ final class NodeAcquisition {
 	 */
 	void abandon() {
 		String[] path = new String[1];
-		List<String> ids = new ArrayList<>(2);
 		locked(() -> {
 			if (this.phase != Phase.ABANDONED) {
 				this.phase = Phase.ABANDONED;
 				this.generation++;
 				path[0] = this.ourPath;
-				if (this.transactionId != null) {
-					ids.add(this.transactionId);
-				}
-				ids.addAll(this.abandonedIds);
+				this.unknown.removeInBackground(this.transactionId);
 			}
 		});
 		this.stalls.ended(this);
 		if (path[0] != null) {
 			this.port.delete(path[0], null);
 		}
-		if (!ids.isEmpty()) {
-			removeTransactionNodes(ids, CLEANUP_ATTEMPTS);
-		}
-	}
-
-	/**
-	 * Delete the nodes our transactions may have created, reading the children until a read
-	 * succeeds or the key node is gone (at most the given number of tries, a little apart).
-	 */
-	private void removeTransactionNodes(List<String> ids, int attempts) {
-		this.port.getChildren(this.keyPath, null, (rc, read) -> {
-			if (rc == Code.OK && read != null) {
-				for (String child : read.names()) {
-					for (String id : ids) {
-						if (child.startsWith(LockNodes.protectedPrefix(id))) {
-							this.port.delete(LockNodes.path(this.keyPath, child), null);
-						}
-					}
-				}
-			}
-			else if (rc != Code.NONODE && attempts > 1) {
-				this.port.schedule(() -> removeTransactionNodes(ids, attempts - 1), RETRY_NANOS);
-			}
-		});
 	}
 
 	/**
@@ -255,7 +221,7 @@ final class NodeAcquisition {
 		// when it reconnects: its node may live in the current session even if the request was
 		// made in an earlier one. Look for it at the next read whatever the session.
 		if (this.transactionId != null) {
-			this.abandonedIds.add(this.transactionId);
+			this.unknown.add(this.transactionId);
 		}
 		this.requestSession = this.port.sessionId();
 		this.ourPath = null;
@@ -271,7 +237,7 @@ final class NodeAcquisition {
 
 	private void createAndRead() {
 		if (this.transactionId != null) {
-			this.abandonedIds.add(this.transactionId);
+			this.unknown.add(this.transactionId);
 			this.transactionId = null;
 		}
 		this.phase = Phase.CREATING;
@@ -423,7 +389,7 @@ final class NodeAcquisition {
 	}
 
 	private void evaluate(Children read) {
-		removeAbandonedTransactionNode(read.names());
+		this.unknown.removeFrom(read.names());
 		String ourName = LockNodes.name(this.ourPath);
 		List<String> children = LockNodes.sorted(read.names());
 		int ours = children.indexOf(ourName);
@@ -441,18 +407,6 @@ final class NodeAcquisition {
 			deliver(this.outcome::mustWait);
 		}
 		watch(LockNodes.path(this.keyPath, predecessor));
-	}
-
-	private void removeAbandonedTransactionNode(List<String> children) {
-		for (String id : this.abandonedIds) {
-			String prefix = LockNodes.protectedPrefix(id);
-			for (String child : children) {
-				if (child.startsWith(prefix)) {
-					this.port.delete(LockNodes.path(this.keyPath, child), null);
-				}
-			}
-		}
-		this.abandonedIds.clear();
 	}
 
 	private void checkOurNodeThenRead() {

@@ -59,16 +59,19 @@ final class ConformanceClient {
 	 * Wait until the client tells the given connection state (again), and write down every state
 	 * it has told so far.
 	 */
+	private int seen;
+
 	void awaitTold(ZooKeeperPort.Connection state) {
-		int from;
-		synchronized (this.told) {
-			from = this.told.size();
-		}
+		// States are taken in the order they were told: one told before this wait began, but
+		// after the state awaited last, counts (LOST and RECONNECTED can come together).
 		this.side.await(() -> {
 			synchronized (this.told) {
-				return this.told.subList(from, this.told.size()).contains(state);
+				return this.told.subList(this.seen, this.told.size()).contains(state);
 			}
 		}, this.name + " told " + state);
+		synchronized (this.told) {
+			this.seen += this.told.subList(this.seen, this.told.size()).indexOf(state) + 1;
+		}
 		synchronized (this.told) {
 			this.side.transcript().add(this.name + " has been told " + this.told).outcome("OK");
 		}

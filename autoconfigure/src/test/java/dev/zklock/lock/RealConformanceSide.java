@@ -33,7 +33,7 @@ final class RealConformanceSide extends ConformanceSide {
 
 	private static final String CONTAINER_CHECK = "znode.container.checkIntervalMs";
 
-	private static final Duration WAIT = Duration.ofSeconds(10);
+	private static final Duration WAIT = Duration.ofSeconds(30);
 
 	private final ZooKeeperTestServer server;
 
