@@ -17,6 +17,8 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 
+import dev.zklock.support.ZooKeeperServerVersions;
+
 /**
  * Checks, once connected at startup, that the ZooKeeper server has what zklock's locks and
  * elections are built on: a {@code multi} transaction that creates a container node, as the lock

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.zklock.support.ZooKeeperServerVersions;
 import dev.zklock.test.ZooKeeperEnsemble;
 import dev.zklock.test.ZooKeeperServerJars;
 

@@ -5,6 +5,7 @@ import org.apache.zookeeper.Version;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.zklock.support.ZooKeeperServerVersions;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
 
