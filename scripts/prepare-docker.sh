@@ -3,9 +3,15 @@
 # Prepares a Docker engine for zklock's container tests, without pulling any image:
 #  1. installs Debian's docker.io package if dockerd is missing (and debootstrap when an image
 #     must be built): needs root and a Debian or Ubuntu machine;
-#  2. starts dockerd if no engine answers; when it starts one, it writes the engine's process id to
+#  2. installs Docker Compose v2 as Docker's CLI plugin when `docker compose version` fails:
+#     Debian 12 has no Compose v2, so the script takes Debian 13 (trixie)'s `docker-compose`
+#     package, a static Go binary that needs only libc6 >= 2.34. apt-get downloads it (signature
+#     and checksum checked against Debian's archive keyring) through a trixie source list of its
+#     own, kept apart from the system's: the system's sources, package lists and installed packages
+#     are left as they are. The binary goes to /usr/local/lib/docker/cli-plugins/docker-compose;
+#  3. starts dockerd if no engine answers; when it starts one, it writes the engine's process id to
 #     $DOCKERD_PID_FILE (if set), so that the caller can stop it (.ci/run does);
-#  3. builds a local ZooKeeper image, tagged zookeeper:<version>-zklock-local, from a minimal
+#  4. builds a local ZooKeeper image, tagged zookeeper:<version>-zklock-local, from a minimal
 #     Debian root file system (debootstrap --variant=minbase with a JRE) and the ZooKeeper jars
 #     that Maven resolves for the build, then imports it with `docker import`. <version> is the
 #     ZooKeeper version the starter brings. An image already built is reused: a second run costs
@@ -14,14 +20,17 @@
 # The container tests use that image in place of the official `zookeeper` image, and skip (with a
 # message naming this script) when it is absent or when no Docker engine answers.
 #
-# Variables: DOCKERD_PID_FILE (see 2), DEBIAN_MIRROR (http://deb.debian.org/debian),
-# DEBIAN_SUITE (bookworm), ZKLOCK_REBUILD_IMAGE=1 to build the image again.
+# Variables: DOCKERD_PID_FILE (see 3), DEBIAN_MIRROR (http://deb.debian.org/debian),
+# DEBIAN_SUITE (bookworm, the image's), COMPOSE_SUITE (trixie, Compose's), ZKLOCK_REBUILD_IMAGE=1 to
+# build the image again.
 
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DEBIAN_MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 DEBIAN_SUITE=${DEBIAN_SUITE:-bookworm}
+COMPOSE_SUITE=${COMPOSE_SUITE:-trixie}
+COMPOSE_PLUGIN=/usr/local/lib/docker/cli-plugins/docker-compose
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/zklock-image.XXXXXX")
 cleanup() {
 	# debootstrap mounts /proc (and more) inside the root file system: unmount before removing.
@@ -49,10 +58,53 @@ install_packages() {
 
 engine_answers() { docker info >/dev/null 2>&1; }
 
+# Downloads Debian $COMPOSE_SUITE's docker-compose package with apt-get, through a source list, package
+# lists and cache of its own under $WORK (the system's apt configuration is neither read nor changed),
+# and copies its binary to $COMPOSE_PLUGIN.
+install_compose_plugin() {
+	[ "$(id -u)" -eq 0 ] || fail "installing Docker Compose v2 needs root; run this script as root, or install it yourself"
+	command -v apt-get >/dev/null && command -v dpkg-deb >/dev/null \
+		|| fail "no apt-get: install Docker Compose v2 (the 'docker compose' plugin) with your system's package manager"
+	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+	[ -r "$keyring" ] || fail "no $keyring (package debian-archive-keyring) to check Debian $COMPOSE_SUITE's signature"
+	local apt="$WORK/apt"
+	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/download"
+	chmod 755 "$WORK"
+	# apt fetches as the unprivileged _apt user where it can.
+	if id _apt >/dev/null 2>&1; then chown -R _apt "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/download"; fi
+	cat > "$apt/compose.sources" <<EOF
+Types: deb
+URIs: $DEBIAN_MIRROR
+Suites: $COMPOSE_SUITE
+Components: main
+Signed-By: $keyring
+EOF
+	local options=(-o "Dir::Etc::sourcelist=$apt/compose.sources" -o Dir::Etc::sourceparts=- \
+		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache" -o Dir::Etc::preferencesparts=-)
+	log "installing Docker Compose v2 from Debian $COMPOSE_SUITE's docker-compose package"
+	apt-get "${options[@]}" update -qq >"$apt/apt.log" 2>&1 \
+		|| { cat "$apt/apt.log" >&2; fail "apt-get could not read Debian $COMPOSE_SUITE's package lists"; }
+	(cd "$apt/download" && apt-get "${options[@]}" download docker-compose >>"$apt/apt.log" 2>&1) \
+		|| { cat "$apt/apt.log" >&2; fail "apt-get could not download Debian $COMPOSE_SUITE's docker-compose package"; }
+	dpkg-deb -x "$apt/download"/docker-compose_*.deb "$apt/root"
+	local binary="$apt/root/usr/libexec/docker/cli-plugins/docker-compose"
+	[ -x "$binary" ] || fail "Debian $COMPOSE_SUITE's docker-compose package has no $binary"
+	install -D -m 755 "$binary" "$COMPOSE_PLUGIN"
+	docker compose version >/dev/null 2>&1 || fail "'docker compose version' fails even with $COMPOSE_PLUGIN installed"
+	log "installed $(docker compose version) as $COMPOSE_PLUGIN"
+}
+
 # 1. Engine and client.
 command -v dockerd >/dev/null && command -v docker >/dev/null || install_packages docker.io
 
-# 2. A running engine.
+# 2. Docker Compose v2, which Spring Boot's Docker Compose support needs.
+if docker compose version >/dev/null 2>&1; then
+	log "Docker Compose v2 is installed: $(docker compose version)"
+else
+	install_compose_plugin
+fi
+
+# 3. A running engine.
 if engine_answers; then
 	log "a Docker engine is already running"
 else
@@ -70,7 +122,7 @@ else
 	log "dockerd is running (pid $DOCKERD_PID)"
 fi
 
-# 3. The ZooKeeper image. Maven lists the jars of the ZooKeeper server the build uses.
+# 4. The ZooKeeper image. Maven lists the jars of the ZooKeeper server the build uses.
 log "resolving the ZooKeeper jars with Maven"
 (cd "$ROOT" && ./mvnw -B -q -pl test-support dependency:build-classpath \
 	-Dmdep.includeScope=runtime -Dmdep.outputFile="$WORK/classpath.txt" >"$WORK/maven.log" 2>&1) \

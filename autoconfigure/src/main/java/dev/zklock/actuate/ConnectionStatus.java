@@ -6,9 +6,12 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ClientInfo;
 import org.jspecify.annotations.Nullable;
+
+import dev.zklock.support.ZooKeeperServerVersions;
 
 /**
  * The state of a client's connection to ZooKeeper as operators see it: the last connection state
@@ -21,6 +24,11 @@ final class ConnectionStatus implements ConnectionStateListener {
 	private final CuratorFramework client;
 
 	private volatile ConnectionState lastState;
+
+	/**
+	 * Whether the server knows {@code whoAmI} (ZooKeeper 3.7 and later), {@code null} until known.
+	 */
+	private volatile @Nullable Boolean whoAmIKnown;
 
 	ConnectionStatus(CuratorFramework client) {
 		this.client = client;
@@ -89,10 +97,14 @@ final class ConnectionStatus implements ConnectionStateListener {
 	 * Return the identities the server knows this session by, as {@code scheme:user} (for
 	 * example {@code x509:CN=orders} or {@code digest:orders}), never a secret; the address-based
 	 * {@code ip} identity every client has is left out. Empty when not connected or
-	 * unauthenticated.
+	 * unauthenticated, and against a server older than 3.7, which has no {@code whoAmI}: such a
+	 * server closes the connection of a client that sends it a request it does not know, which
+	 * would put every held lock in doubt. Its version is read once with {@code srvr} (plaintext
+	 * connections only); when that says nothing, the first {@code whoAmI} that the server does not
+	 * know is the last one sent.
 	 */
 	List<String> authenticatedAs() {
-		if (isClosed() || !isConnected()) {
+		if (isClosed() || !isConnected() || !whoAmIKnown()) {
 			return List.of();
 		}
 		try {
@@ -109,9 +121,23 @@ final class ConnectionStatus implements ConnectionStateListener {
 			Thread.currentThread().interrupt();
 			return List.of();
 		}
+		catch (KeeperException.UnimplementedException ex) {
+			this.whoAmIKnown = false;
+			return List.of();
+		}
 		catch (Exception ex) {
 			return List.of();
 		}
+	}
+
+	private boolean whoAmIKnown() {
+		Boolean known = this.whoAmIKnown;
+		if (known == null) {
+			String version = "TLS".equals(transport()) ? null : ZooKeeperServerVersions.read(connectString());
+			known = (version == null) || ZooKeeperServerVersions.isAtLeast(version, 3, 7);
+			this.whoAmIKnown = known;
+		}
+		return known;
 	}
 
 	int sessionTimeoutMillis() {

@@ -135,6 +135,13 @@ class CuratorClientFactory {
 			}
 			throw new ZooKeeperUnavailableException(connectString, timeout);
 		}
+		try {
+			ZooKeeperServerCheck.check(client, connectString, this.tls == null, timeout);
+		}
+		catch (ZooKeeperServerTooOldException ex) {
+			client.close();
+			throw ex;
+		}
 	}
 
 	private Optional<ZooKeeperSecurityException> diagnose(CuratorFramework client, String connectString) {

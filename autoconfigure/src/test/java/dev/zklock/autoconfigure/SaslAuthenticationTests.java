@@ -23,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.zklock.actuate.ZooKeeperHealthIndicator;
 import dev.zklock.test.ZooKeeperEnsemble;
+import dev.zklock.test.ZooKeeperEnsembleBuilder;
+import dev.zklock.test.ZooKeeperServerJars;
+import dev.zklock.test.ZooKeeperTestServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -63,11 +66,16 @@ class SaslAuthenticationTests {
 				  user_auditor="auditor-pw";
 				};
 				""".formatted(PASSWORD), StandardCharsets.UTF_8);
-		server = ZooKeeperEnsemble.builder()
+		ZooKeeperEnsembleBuilder builder = ZooKeeperEnsemble.builder()
 			.servers(1)
 			.jvmArgs("-Djava.security.auth.login.config=" + jaas,
-					"-Dzookeeper.authProvider.sasl=" + SASLAuthenticationProvider.class.getName())
-			.start();
+					"-Dzookeeper.authProvider.sasl=" + SASLAuthenticationProvider.class.getName());
+		// In the build's runs against each server line, a server of that line's own jars.
+		String version = ZooKeeperTestServer.serverVersion();
+		if (version != null) {
+			builder.serverJars(ZooKeeperServerJars.folder(version));
+		}
+		server = builder.start();
 	}
 
 	@AfterAll

@@ -18,6 +18,11 @@ import org.apache.zookeeper.server.ServerConfig;
 import org.apache.zookeeper.server.ZooKeeperServerMain;
 import org.apache.zookeeper.server.auth.ProviderRegistry;
 import org.apache.zookeeper.server.auth.X509AuthenticationProvider;
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.test.ZooKeeperEnsemble;
+import dev.zklock.test.ZooKeeperServerJars;
+import dev.zklock.test.ZooKeeperTestServer;
 
 /**
  * A real ZooKeeper server in the test JVM whose only client port is TLS, on a free loopback
@@ -26,6 +31,10 @@ import org.apache.zookeeper.server.auth.X509AuthenticationProvider;
  * may run at a time. zklock's client sets every TLS setting of its own, so these properties do
  * not reach it. The server's authentication providers (x509 among them) are registered anew for
  * it and again after it.
+ * <p>
+ * In the build's runs against each server line ({@link ZooKeeperTestServer#serverVersion()}), it
+ * is instead a server of that line's own jars in a process of its own, with the same settings
+ * and a plaintext port besides (which its start and stop use; the tests use the TLS port only).
  */
 final class SecureZooKeeperServer implements AutoCloseable {
 
@@ -33,9 +42,17 @@ final class SecureZooKeeperServer implements AutoCloseable {
 
 	private final Map<String, String> previousProperties = new LinkedHashMap<>();
 
-	private final ServerThread server;
+	private final @Nullable ServerThread server;
+
+	private final @Nullable ZooKeeperEnsemble ensemble;
+
+	private SecureZooKeeperServer(ZooKeeperEnsemble ensemble) {
+		this.server = null;
+		this.ensemble = ensemble;
+	}
 
 	private SecureZooKeeperServer(Path dataDir, Map<String, String> properties) throws IOException {
+		this.ensemble = null;
 		properties.forEach((key, value) -> {
 			this.previousProperties.put(key, System.getProperty(key));
 			System.setProperty(key, value);
@@ -75,6 +92,17 @@ final class SecureZooKeeperServer implements AutoCloseable {
 		properties.put("zookeeper.ssl.trustStore.type", "PKCS12");
 		properties.put("zookeeper.ssl.clientAuth", clientAuth);
 		properties.put("zookeeper.authProvider.x509", X509AuthenticationProvider.class.getName());
+		String version = ZooKeeperTestServer.serverVersion();
+		if (version != null) {
+			return new SecureZooKeeperServer(ZooKeeperEnsemble.builder()
+				.servers(1)
+				.tickTime(200)
+				.secureClientPort()
+				.serverJars(ZooKeeperServerJars.folder(version))
+				.jvmArgs(properties.entrySet().stream().map((entry) -> "-D" + entry.getKey() + "=" + entry.getValue())
+					.toArray(String[]::new))
+				.start());
+		}
 		return new SecureZooKeeperServer(dataDir, properties);
 	}
 
@@ -83,11 +111,18 @@ final class SecureZooKeeperServer implements AutoCloseable {
 	 * @return {@code 127.0.0.1:<port>}
 	 */
 	String getConnectString() {
+		if (this.ensemble != null) {
+			return this.ensemble.secureConnectString(1);
+		}
 		return InetAddress.getLoopbackAddress().getHostAddress() + ":" + this.server.getSecureClientPort();
 	}
 
 	@Override
 	public void close() {
+		if (this.ensemble != null) {
+			this.ensemble.close();
+			return;
+		}
 		try {
 			this.server.stop();
 		}

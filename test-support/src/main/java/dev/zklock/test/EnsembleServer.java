@@ -32,10 +32,12 @@ final class EnsembleServer {
 
 	private final List<String> jvmArgs;
 
+	private final @Nullable String classpath;
+
 	private @Nullable JavaProcess process;
 
 	EnsembleServer(int id, String host, int clientPort, int secureClientPort, Path config, Path log,
-			List<String> jvmArgs, List<String> launcher) {
+			List<String> jvmArgs, List<String> launcher, @Nullable String classpath) {
 		this.id = id;
 		this.host = host;
 		this.launcher = List.copyOf(launcher);
@@ -44,6 +46,7 @@ final class EnsembleServer {
 		this.config = config;
 		this.log = log;
 		this.jvmArgs = List.copyOf(jvmArgs);
+		this.classpath = classpath;
 	}
 
 	int id() {
@@ -76,13 +79,16 @@ final class EnsembleServer {
 		if (isRunning()) {
 			throw new IllegalStateException("ZooKeeper server " + this.id + " is already running");
 		}
-		this.process = JavaProcess.builder(MAIN_CLASS)
+		JavaProcessBuilder builder = JavaProcess.builder(MAIN_CLASS)
 			.name("zookeeper-" + this.id)
 			.launcher(this.launcher)
 			.jvmArgs(this.jvmArgs.toArray(String[]::new))
 			.args(this.config.toString())
-			.output(this.log)
-			.start();
+			.output(this.log);
+		if (this.classpath != null) {
+			builder.classpath(this.classpath);
+		}
+		this.process = builder.start();
 	}
 
 	synchronized void kill() {

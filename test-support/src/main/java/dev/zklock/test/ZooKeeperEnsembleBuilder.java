@@ -42,6 +42,8 @@ public final class ZooKeeperEnsembleBuilder {
 
 	private @Nullable IsolatedNetwork network;
 
+	private @Nullable String serverClasspath;
+
 	ZooKeeperEnsembleBuilder() {
 	}
 
@@ -150,6 +152,18 @@ public final class ZooKeeperEnsembleBuilder {
 	}
 
 	/**
+	 * Run the servers from the jars in the given folder (a ZooKeeper version's own jars and its
+	 * dependencies, see {@link ZooKeeperServerJars}) instead of this JVM's class path, which holds
+	 * the ZooKeeper version the starter brings. Default: this JVM's class path.
+	 * @param folder the folder of jars
+	 * @return this builder
+	 */
+	public ZooKeeperEnsembleBuilder serverJars(Path folder) {
+		this.serverClasspath = ZooKeeperServerJars.classpath(folder);
+		return this;
+	}
+
+	/**
 	 * Set how long {@link #start()} waits for every server to serve. Default 60 seconds.
 	 * @param timeout the timeout
 	 * @return this builder
@@ -183,7 +197,7 @@ public final class ZooKeeperEnsembleBuilder {
 						StandardCharsets.UTF_8);
 				members.add(new EnsembleServer(id, host(id), clientPort(id, ports), secureClientPort(id, ports), config,
 						folder.resolve("zookeeper.log"), serverJvmArgs(),
-						(this.network != null) ? this.network.launcher(id) : List.of()));
+						(this.network != null) ? this.network.launcher(id) : List.of(), this.serverClasspath));
 			}
 			ZooKeeperEnsemble ensemble = new ZooKeeperEnsemble(members, root, temporary);
 			ensemble.start(this.startTimeout);

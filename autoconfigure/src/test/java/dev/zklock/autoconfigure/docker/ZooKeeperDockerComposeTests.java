@@ -77,7 +77,8 @@ class ZooKeeperDockerComposeTests {
 				return ConditionEvaluationResult.enabled("Docker Compose v2 is installed");
 			}
 			return ConditionEvaluationResult.disabled("Docker Compose test skipped: Spring Boot needs Docker Compose "
-					+ "v2 ('docker compose' or a v2 'docker-compose'), which is not installed");
+					+ "v2 ('docker compose' or a v2 'docker-compose'), which is not installed; "
+					+ "scripts/prepare-docker.sh installs it");
 		}
 
 		private static boolean answers(String... command) {
