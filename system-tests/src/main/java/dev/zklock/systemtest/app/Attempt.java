@@ -14,6 +14,8 @@ final class Attempt {
 
 	private final long called = System.currentTimeMillis();
 
+	private final long calledNanos = System.nanoTime();
+
 	private long start;
 
 	private long end;
@@ -51,14 +53,15 @@ final class Attempt {
 	}
 
 	/**
-	 * Return the operation: the locked interval and token if the lock was granted, else the
-	 * whole call without a token.
+	 * Return the operation: the locked interval and token, and when the call asked for the lock,
+	 * if the lock was granted, else the whole call without a token.
 	 */
 	Operation toOperation(String process, OpKind kind, String key, Outcome outcome, @Nullable String detail) {
 		long returned = System.currentTimeMillis();
 		Operation operation = (this.token != null)
 				? Operation.of(process, kind, key, this.start, Math.max(this.start, this.end), this.token, outcome)
 					.withNanos(this.startNanos, Math.max(this.startNanos, this.endNanos))
+					.withCalledNanos(Math.min(this.calledNanos, this.startNanos))
 				: Operation.of(process, kind, key, this.called, returned, null, outcome);
 		if (this.value != null) {
 			operation = operation.withValue(this.value);

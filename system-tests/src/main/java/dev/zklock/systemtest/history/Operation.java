@@ -29,13 +29,15 @@ import org.jspecify.annotations.Nullable;
  * @param startNanos {@link System#nanoTime()} at the start, if recorded: on Linux one monotonic
  * clock for every process of the machine, finer than a millisecond and never stepped
  * @param endNanos {@link System#nanoTime()} at the end, if recorded
+ * @param calledNanos {@link System#nanoTime()} when the call asked for its lock, if recorded: the
+ * start of its wait, before {@code startNanos}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({ "process", "kind", "key", "start", "end", "token", "outcome", "value", "detail", "startNanos",
-		"endNanos" })
+		"endNanos", "calledNanos" })
 public record Operation(String process, OpKind kind, String key, long start, long end, @Nullable Long token,
 		Outcome outcome, @Nullable Long value, @Nullable String detail, @Nullable Long startNanos,
-		@Nullable Long endNanos) {
+		@Nullable Long endNanos, @Nullable Long calledNanos) {
 
 	/**
 	 * Create a new instance, checking that it does not end before it starts.
@@ -46,6 +48,10 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 		}
 		if ((startNanos == null) != (endNanos == null) || (startNanos != null && endNanos < startNanos)) {
 			throw new IllegalArgumentException("Operation has monotonic times " + startNanos + ".." + endNanos);
+		}
+		if (calledNanos != null && startNanos != null && startNanos < calledNanos) {
+			throw new IllegalArgumentException(
+					"Operation starts at " + startNanos + " before its call at " + calledNanos);
 		}
 	}
 
@@ -63,7 +69,7 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	 */
 	public Operation(String process, OpKind kind, String key, long start, long end, @Nullable Long token,
 			Outcome outcome, @Nullable Long value, @Nullable String detail) {
-		this(process, kind, key, start, end, token, outcome, value, detail, null, null);
+		this(process, kind, key, start, end, token, outcome, value, detail, null, null, null);
 	}
 
 	/**
@@ -113,7 +119,7 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	 */
 	public Operation withValue(long value) {
 		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome, value,
-				this.detail, this.startNanos, this.endNanos);
+				this.detail, this.startNanos, this.endNanos, this.calledNanos);
 	}
 
 	/**
@@ -123,7 +129,7 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	 */
 	public Operation withDetail(String detail) {
 		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome,
-				this.value, detail, this.startNanos, this.endNanos);
+				this.value, detail, this.startNanos, this.endNanos, this.calledNanos);
 	}
 
 	/**
@@ -134,7 +140,17 @@ public record Operation(String process, OpKind kind, String key, long start, lon
 	 */
 	public Operation withNanos(long startNanos, long endNanos) {
 		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome,
-				this.value, this.detail, startNanos, endNanos);
+				this.value, this.detail, startNanos, endNanos, this.calledNanos);
+	}
+
+	/**
+	 * Return a copy with the monotonic time at which the call asked for its lock.
+	 * @param calledNanos {@link System#nanoTime()} before the lock was asked for
+	 * @return the copy
+	 */
+	public Operation withCalledNanos(long calledNanos) {
+		return new Operation(this.process, this.kind, this.key, this.start, this.end, this.token, this.outcome,
+				this.value, this.detail, this.startNanos, this.endNanos, calledNanos);
 	}
 
 	/**

@@ -52,6 +52,29 @@ class HistoryTests {
 	}
 
 	@Test
+	void keepsTheMonotonicTimeOfTheCallBeforeItsGrant() throws IOException {
+		Operation written = Operation.of("p1", OpKind.EXCLUSIVE_INCREMENT, "mix", 100, 120, 42L, Outcome.OK)
+			.withNanos(5_000, 25_000)
+			.withCalledNanos(1_000);
+		try (HistoryWriter writer = HistoryWriter.open(this.folder.resolve("p1.jsonl"))) {
+			writer.append(written);
+		}
+		assertThat(Files.readString(this.folder.resolve("p1.jsonl")))
+			.contains("\"startNanos\":5000,\"endNanos\":25000,\"calledNanos\":1000}");
+		assertThat(HistoryReader.read(this.folder).operations()).containsExactly(written);
+	}
+
+	@Test
+	void anOperationGrantedBeforeItsCallIsDamaged() throws IOException {
+		Files.writeString(this.folder.resolve("p1.jsonl"),
+				"{\"process\":\"p1\",\"kind\":\"excl-incr\",\"key\":\"k\",\"start\":10,\"end\":20,\"outcome\":\"ok\","
+						+ "\"startNanos\":5,\"endNanos\":6,\"calledNanos\":7}\n");
+		assertThat(HistoryReader.read(this.folder).damagedLines()).singleElement()
+			.asString()
+			.contains("before its call");
+	}
+
+	@Test
 	void mergesTheFilesOfEveryProcessByStartTime() {
 		try (HistoryWriter one = HistoryWriter.open(this.folder.resolve("runs/p1.jsonl"));
 				HistoryWriter two = HistoryWriter.open(this.folder.resolve("runs/p2.jsonl"))) {
