@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -58,8 +59,11 @@ class LockSessionTests {
 		ZkLockTemplate holder = this.support.template(holderClient, false);
 		ZkLockTemplate other = this.support.template();
 		AtomicReference<HeldLock> held = new AtomicReference<>();
+		AtomicLong heldToken = new AtomicLong();
 		CountDownLatch finish = new CountDownLatch(1);
 		Future<String> holding = this.executor.submit(() -> holder.execute("order:7", (lock) -> {
+			// The token is taken while the lock is held: one first asked after the loss is refused.
+			heldToken.set(lock.fencingToken());
 			held.set(lock);
 			finish.await(60, TimeUnit.SECONDS);
 			return "done";
@@ -71,7 +75,8 @@ class LockSessionTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(held.get()::ensureValid)
 			.withMessageContaining("'order:7'");
 		assertThat(other.execute("order:7", LockMode.EXCLUSIVE, Duration.ofSeconds(20), HeldLock::fencingToken))
-			.isGreaterThan(held.get().fencingToken());
+			.isGreaterThan(heldToken.get());
+		assertThat(held.get().fencingToken()).as("the token given during the call, given again").isEqualTo(heldToken.get());
 		finish.countDown();
 		assertThat(holding).failsWithin(Duration.ofSeconds(20))
 			.withThrowableOfType(java.util.concurrent.ExecutionException.class)
