@@ -226,9 +226,12 @@ class InstanceLockTests {
 			}
 		}
 		// Once the writer's node is seen, at most handoff.max-grants (32) more shared grants;
-		// before it is seen (one round trip), at most a grant per reader thread in flight.
+		// before it is seen (the watch's event, then a read), the readers go on: a round of the
+		// eight threads per 5 ms, one or two rounds on a quiet machine, more on a busy one. Without
+		// the bound the writer waited while hundreds to thousands of shared grants were made.
 		assertThat(during).as("shared grants of the readers' instance while the writer waited").hasSize(5)
-			.allSatisfy((grants) -> assertThat(grants).isLessThanOrEqualTo(32 + 16));
+			.allSatisfy((grants) -> assertThat(grants).isLessThanOrEqualTo(32 + 8 * 8));
+		assertThat(during.stream().sorted().toList().get(2)).as("the median write's").isLessThanOrEqualTo(32 + 16);
 	}
 
 	@Test
