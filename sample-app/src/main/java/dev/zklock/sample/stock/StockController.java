@@ -1,7 +1,9 @@
 package dev.zklock.sample.stock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
+import dev.zklock.ZkLockContext;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpStatus;
@@ -25,8 +27,14 @@ class StockController {
 
 	private final InventoryService inventory;
 
-	StockController(InventoryService inventory) {
+	private final LaterReservations laterReservations;
+
+	private final StockStages stages;
+
+	StockController(InventoryService inventory, LaterReservations laterReservations, StockStages stages) {
 		this.inventory = inventory;
+		this.laterReservations = laterReservations;
+		this.stages = stages;
 	}
 
 	@GetMapping
@@ -42,6 +50,15 @@ class StockController {
 	@PostMapping("/reserve-reactive")
 	Mono<Reservation> reserveReactive(@PathVariable String sku, @RequestParam int qty) {
 		return this.inventory.reserveReactive(sku, checked(qty));
+	}
+
+	@PostMapping("/reserve-later")
+	CompletableFuture<LaterReservation> reserveLater(@PathVariable String sku, @RequestParam int qty) {
+		// The returned future completes once the lock is released: a stage scheduled then, even
+		// on the propagating executor, finds no lock.
+		return this.laterReservations.reserve(sku, checked(qty))
+			.thenApplyAsync((reservation) -> reservation
+				.afterRelease(ZkLockContext.find("stock:" + sku).map(LockSeen::of).orElse(null)), this.stages.executor());
 	}
 
 	@PostMapping("/restock")
