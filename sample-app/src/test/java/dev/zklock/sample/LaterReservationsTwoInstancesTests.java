@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one ZooKeeper server and one database. Its locked method returns a {@code CompletableFuture}:
  * the body fences the row with the lock's token, and a later stage on a context-propagating
  * executor writes it with the lock it finds there. Each response says which lock each part saw.
+ * The blocking endpoint, {@code /reserve}, takes the same lock, so the two kinds take turns.
  */
 @EmbeddedZooKeeper
 class LaterReservationsTwoInstancesTests {
@@ -49,7 +50,8 @@ class LaterReservationsTwoInstancesTests {
 				ConfigurableApplicationContext second = start(zooKeeper, database)) {
 			Http firstHttp = new Http(port(first));
 			Http secondHttp = new Http(port(second));
-			Map<Http, List<Http.Response>> byInstance = reserveConcurrently(firstHttp, secondHttp);
+			Map<Http, List<Http.Response>> byInstance = reserveConcurrently(firstHttp, secondHttp,
+					(instance, call) -> instance.post("/stock/sku-1/reserve-later?qty=1"));
 			List<Http.Response> responses = byInstance.values().stream().flatMap(List::stream).toList();
 			assertThat(responses).hasSize(2 * CALLERS_PER_INSTANCE * CALLS_PER_CALLER);
 			assertThat(responses).allSatisfy((response) -> assertThat(response.status()).isIn(200, 409));
@@ -96,6 +98,42 @@ class LaterReservationsTwoInstancesTests {
 	}
 
 	@Test
+	void laterAndBlockingReservationsAtBothInstancesTakeTurnsOnTheSameLock(ZooKeeperTestServer zooKeeper)
+			throws Exception {
+		String database = "jdbc:h2:mem:later-reservations-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+		try (ConfigurableApplicationContext first = start(zooKeeper, database);
+				ConfigurableApplicationContext second = start(zooKeeper, database)) {
+			Map<Http, List<Http.Response>> byInstance = reserveConcurrently(new Http(port(first)),
+					new Http(port(second)), (instance, call) -> instance
+						.post((call % 2 == 0) ? "/stock/sku-1/reserve-later?qty=1" : "/stock/sku-1/reserve?qty=1"));
+			List<Http.Response> reserved = byInstance.values()
+				.stream()
+				.flatMap(List::stream)
+				.filter((response) -> response.status() == 200)
+				.toList();
+			List<Http.Response> later = reserved.stream().filter((response) -> response.body().has("laterStage")).toList();
+			assertThat(later).as("later reservations").isNotEmpty().hasSizeLessThan(reserved.size());
+			assertThat(later).allSatisfy((response) -> assertThat(response.body().path("laterStage").path("fencingToken"))
+				.isEqualTo(response.body().path("body").path("fencingToken")));
+			assertThat(reserved).as("every unit sold once, and no more").hasSize(STOCK);
+			assertThat(reserved).extracting((response) -> response.number("available"))
+				.as("each reservation saw the one before it, of either kind")
+				.containsExactlyInAnyOrderElementsOf(range(0, STOCK - 1));
+			List<Long> tokensInSaleOrder = reserved.stream()
+				.sorted(Comparator.comparingLong((Http.Response response) -> response.number("available")).reversed())
+				.map(LaterReservationsTwoInstancesTests::writeToken)
+				.toList();
+			assertThat(tokensInSaleOrder).as("the database took the writes in token order")
+				.isSorted()
+				.doesNotHaveDuplicates();
+			assertThat(first.getBean(JdbcClient.class)
+				.sql("select available from stock where sku = 'sku-1'")
+				.query(Integer.class)
+				.single()).isZero();
+		}
+	}
+
+	@Test
 	void badRequestsAreAnsweredAsTheBlockingEndpointAnswersThem(ZooKeeperTestServer zooKeeper) {
 		String database = "jdbc:h2:mem:later-reservations-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
 		try (ConfigurableApplicationContext instance = start(zooKeeper, database)) {
@@ -123,13 +161,19 @@ class LaterReservationsTwoInstancesTests {
 		return ((WebServerApplicationContext) context).getWebServer().getPort();
 	}
 
-	private static Map<Http, List<Http.Response>> reserveConcurrently(Http first, Http second) throws Exception {
+	private static long writeToken(Http.Response reservation) {
+		JsonNode laterStage = reservation.body().path("laterStage");
+		return laterStage.isMissingNode() ? reservation.number("fencingToken") : laterStage.path("fencingToken").asLong();
+	}
+
+	private static Map<Http, List<Http.Response>> reserveConcurrently(Http first, Http second, Caller caller)
+			throws Exception {
 		ExecutorService callers = Executors.newFixedThreadPool(2 * CALLERS_PER_INSTANCE);
 		try {
 			List<Callable<List<Http.Response>>> calls = new ArrayList<>();
 			for (int i = 0; i < CALLERS_PER_INSTANCE; i++) {
-				calls.add(() -> reserveLater(first));
-				calls.add(() -> reserveLater(second));
+				calls.add(() -> calls(first, caller));
+				calls.add(() -> calls(second, caller));
 			}
 			Map<Http, List<Http.Response>> responses = new IdentityHashMap<>();
 			List<Future<List<Http.Response>>> results = callers.invokeAll(calls, 120, TimeUnit.SECONDS);
@@ -144,12 +188,22 @@ class LaterReservationsTwoInstancesTests {
 		}
 	}
 
-	private static List<Http.Response> reserveLater(Http instance) {
+	private static List<Http.Response> calls(Http instance, Caller caller) {
 		List<Http.Response> responses = new ArrayList<>();
-		for (int i = 0; i < CALLS_PER_CALLER; i++) {
-			responses.add(instance.post("/stock/sku-1/reserve-later?qty=1"));
+		for (int call = 0; call < CALLS_PER_CALLER; call++) {
+			responses.add(caller.call(instance, call));
 		}
 		return responses;
+	}
+
+	/**
+	 * Makes a caller's calls to one instance.
+	 */
+	@FunctionalInterface
+	private interface Caller {
+
+		Http.Response call(Http instance, int call);
+
 	}
 
 	private static List<Long> range(long from, long to) {

@@ -3,7 +3,6 @@ package dev.zklock.sample.stock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-import dev.zklock.ZkLockContext;
 import reactor.core.publisher.Mono;
 
 import org.springframework.http.HttpStatus;
@@ -54,11 +53,11 @@ class StockController {
 
 	@PostMapping("/reserve-later")
 	CompletableFuture<LaterReservation> reserveLater(@PathVariable String sku, @RequestParam int qty) {
-		// The returned future completes once the lock is released: a stage scheduled then, even
-		// on the propagating executor, finds no lock.
-		return this.laterReservations.reserve(sku, checked(qty))
-			.thenApplyAsync((reservation) -> reservation
-				.afterRelease(ZkLockContext.find("stock:" + sku).map(LockSeen::of).orElse(null)), this.stages.executor());
+		CompletableFuture<LaterReservation> reservation = this.laterReservations.reserve(sku, checked(qty));
+		// It completes once the lock is released: a stage scheduled then, even on the
+		// propagating executor, finds no lock.
+		return reservation.thenApplyAsync((done) -> done.afterRelease(LockSeen.find("stock:" + sku)),
+				this.stages.executor());
 	}
 
 	@PostMapping("/restock")
