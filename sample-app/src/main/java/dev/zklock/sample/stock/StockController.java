@@ -1,6 +1,7 @@
 package dev.zklock.sample.stock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import reactor.core.publisher.Mono;
 
@@ -25,8 +26,14 @@ class StockController {
 
 	private final InventoryService inventory;
 
-	StockController(InventoryService inventory) {
+	private final LaterReservations laterReservations;
+
+	private final StockStages stages;
+
+	StockController(InventoryService inventory, LaterReservations laterReservations, StockStages stages) {
 		this.inventory = inventory;
+		this.laterReservations = laterReservations;
+		this.stages = stages;
 	}
 
 	@GetMapping
@@ -42,6 +49,15 @@ class StockController {
 	@PostMapping("/reserve-reactive")
 	Mono<Reservation> reserveReactive(@PathVariable String sku, @RequestParam int qty) {
 		return this.inventory.reserveReactive(sku, checked(qty));
+	}
+
+	@PostMapping("/reserve-later")
+	CompletableFuture<LaterReservation> reserveLater(@PathVariable String sku, @RequestParam int qty) {
+		CompletableFuture<LaterReservation> reservation = this.laterReservations.reserve(sku, checked(qty));
+		// It completes once the lock is released: a stage scheduled then, even on the
+		// propagating executor, finds no lock.
+		return reservation.thenApplyAsync((done) -> done.afterRelease(LockSeen.find("stock:" + sku)),
+				this.stages.executor());
 	}
 
 	@PostMapping("/restock")
