@@ -64,6 +64,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private boolean closed;
 
+	private boolean quiet;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -165,6 +167,7 @@ final class SimClient implements ZooKeeperPort {
 	 * End the faults: a link that is down comes back soon (its client still notices first).
 	 */
 	void stopFaults() {
+		this.quiet = true;
 		this.downUntil = this.world.now();
 		if (!this.connected && this.link == null) {
 			scheduleReconnect();
@@ -365,7 +368,7 @@ final class SimClient implements ZooKeeperPort {
 			return; // lost before the server applied it
 		}
 		SimServer.Result result = request.retrying ? request.retry.apply(on.session) : request.apply.apply(on.session);
-		if (this.world.chance(this.faults.dropAfterApply())) {
+		if (!this.quiet && this.world.chance(this.faults.dropAfterApply())) {
 			this.world.note(this.name + ": the link breaks after " + request.what + " was applied");
 			this.downUntil = Math.max(this.downUntil, this.world.now() + this.faults.downtime(this.world, this.sessionTimeout));
 			breakLink(on, this.faults.noticeDelay(this.world, this.sessionTimeout));
@@ -436,7 +439,7 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	private long latency() {
-		return this.faults.latency(this.world);
+		return this.quiet ? SimFaults.NONE.latency(this.world) : this.faults.latency(this.world);
 	}
 
 	private Request request(String what, Function<SimServer.Session, SimServer.Result> apply,

@@ -369,7 +369,7 @@ final class SimRun {
 		@Override
 		public String toString() {
 			return "Seed " + this.seed + " broke " + this.promise + " at " + this.at / 1_000_000.0 + " ms: " + this.what
-					+ "\n" + this.run + "\nReplay it with:\n  ./mvnw -pl autoconfigure verify -Dtest=LockCoreSimulationTests"
+					+ "\n" + this.run + "\nReplay it with:\n  ./mvnw -pl autoconfigure -am verify -Dtest=LockCoreSimulationTests"
 					+ " -Dsurefire.failIfNoSpecifiedTests=false -Dzklock.sim.seed=" + this.seed
 					+ "\nThe last steps:\n" + this.trace;
 		}
