@@ -245,7 +245,7 @@ final class NodeAcquisition {
 		this.earlyReadFailed = false;
 		int gen = this.generation;
 		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)),
-				createReply(gen, this::created, Created::path));
+				createReply(gen, this::created, Created::path, null));
 		this.port.getChildren(this.keyPath, null, reply(gen, this::childrenRead));
 	}
 
@@ -256,7 +256,7 @@ final class NodeAcquisition {
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode);
 		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name),
-				createReply(gen, this::transactionDone, KeyCreated::lockNodePath));
+				createReply(gen, this::transactionDone, KeyCreated::lockNodePath, id));
 	}
 
 	private void created(Code rc, @Nullable Created created) {
@@ -496,11 +496,23 @@ final class NodeAcquisition {
 	/**
 	 * The reply of a create: a node created for a try that is over is deleted at once.
 	 */
-	private <T> Reply<T> createReply(int gen, Step<T> step, Function<T, String> createdPath) {
+	private <T> Reply<T> createReply(int gen, Step<T> step, Function<T, String> createdPath,
+			@Nullable String transactionId) {
 		long sentAt = this.port.nanoTime();
 		return (rc, value) -> {
 			this.replySentAt = sentAt;
 			if (rc != Code.OK || value == null) {
+				if (transactionId != null && rc != Code.NODEEXISTS && rc != Code.NONODE) {
+					// The outcome of this transaction is unknown (Curator gave it up). If the
+					// request has moved on, the read that looked for its node may have gone out
+					// before a retry of the transaction was applied: look again.
+					boolean[] stale = new boolean[1];
+					locked(() -> stale[0] = (gen != this.generation || this.phase == Phase.ABANDONED));
+					if (stale[0]) {
+						this.unknown.searchFor(transactionId);
+						return;
+					}
+				}
 				onEvent(gen, () -> step.handle(rc, value));
 				return;
 			}

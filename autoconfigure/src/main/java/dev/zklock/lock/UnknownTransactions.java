@@ -60,6 +60,13 @@ final class UnknownTransactions {
 	}
 
 	/**
+	 * Look for the node of one transaction in the background, whatever else is remembered.
+	 */
+	void searchFor(String id) {
+		search(List.of(id), ATTEMPTS);
+	}
+
+	/**
 	 * Read the children until a read succeeds or the key node is gone (at most the given number
 	 * of tries, a little apart), deleting what the transactions created.
 	 */
