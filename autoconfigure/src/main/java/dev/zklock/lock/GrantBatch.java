@@ -49,7 +49,7 @@ final class GrantBatch {
 
 	long token(ActiveLock lock) {
 		CompletableFuture<Long> pending;
-		this.lock.lock();
+		acquire();
 		try {
 			if (this.token != 0) {
 				return this.token;
@@ -80,7 +80,7 @@ final class GrantBatch {
 		if (known != 0) {
 			return CompletableFuture.completedFuture(known);
 		}
-		this.lock.lock();
+		acquire();
 		try {
 			if (this.token != 0) {
 				return CompletableFuture.completedFuture(this.token);
@@ -95,8 +95,15 @@ final class GrantBatch {
 		}
 	}
 
-	private long tokenTaken(long taken) {
+	/**
+	 * Take the batch's lock (a name of its own, so that BlockHound is told only about this wait).
+	 */
+	private void acquire() {
 		this.lock.lock();
+	}
+
+	private long tokenTaken(long taken) {
+		acquire();
 		try {
 			if (this.token == 0) {
 				this.token = taken;

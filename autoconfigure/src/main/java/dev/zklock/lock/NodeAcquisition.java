@@ -470,7 +470,7 @@ final class NodeAcquisition {
 	}
 
 	private void locked(Runnable action) {
-		this.lock.lock();
+		acquire();
 		List<Runnable> ready = List.of();
 		try {
 			action.run();
@@ -483,6 +483,14 @@ final class NodeAcquisition {
 			this.lock.unlock();
 		}
 		ready.forEach(Runnable::run);
+	}
+
+	/**
+	 * Take this request's lock: held for a few steps, never across a ZooKeeper request's answer
+	 * (a name of its own, so that BlockHound is told only about this wait).
+	 */
+	private void acquire() {
+		this.lock.lock();
 	}
 
 	private <T> Reply<T> reply(int gen, Step<T> step) {
