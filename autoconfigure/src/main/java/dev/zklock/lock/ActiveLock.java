@@ -227,9 +227,7 @@ final class ActiveLock {
 		this.tokenLock.lock();
 		try {
 			this.latestToken = Math.max(this.latestToken, stat.mzxid());
-			if (sentAt - this.confirmedAt > 0) {
-				this.confirmedAt = sentAt;
-			}
+			confirmedAsOf(sentAt);
 			return stat.mzxid();
 		}
 		finally {
@@ -306,9 +304,7 @@ final class ActiveLock {
 			lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
 			return false;
 		}
-		if (started - this.confirmedAt > 0) {
-			this.confirmedAt = started;
-		}
+		confirmedAsOf(started);
 		return true;
 	}
 
@@ -345,8 +341,7 @@ final class ActiveLock {
 				this.port.schedule(this::confirmAgain, RECONFIRM_NANOS);
 				return;
 			}
-			if (stat == null || stat.ephemeralOwner() != this.node.sessionId()) {
-				lose("its node is gone from ZooKeeper (the session expired during a process pause)", false);
+			if (!confirmed(stat, started)) {
 				return;
 			}
 			boolean changed;
@@ -356,15 +351,22 @@ final class ActiveLock {
 					this.state = State.VALID;
 					this.reason = "";
 					this.doubtAfterPause = false;
-					if (started - this.confirmedAt > 0) {
-						this.confirmedAt = started;
-					}
 				}
 			}
 			if (changed) {
 				this.onChange.run();
 			}
 		});
+	}
+
+	/**
+	 * The node is known to be ours as of the given instant (when the request that showed it was
+	 * sent); an older instant changes nothing.
+	 */
+	private void confirmedAsOf(long sentAt) {
+		if (sentAt - this.confirmedAt > 0) {
+			this.confirmedAt = sentAt;
+		}
 	}
 
 	/**

@@ -21,46 +21,6 @@ public final class NodeConfirmation {
 	}
 
 	/**
-	 * Write our own node (no data), waiting at most the given time: the reply's {@code mzxid}
-	 * is a zxid later than every change this client has seen.
-	 * @param client the client
-	 * @param path the node
-	 * @param timeout how long to wait for the answer
-	 * @return the node's stat after the write
-	 * @throws KeeperException.NoNodeException if the node is gone
-	 * @throws Exception if the server could not answer in time
-	 */
-	static Stat write(CuratorFramework client, String path, Duration timeout) throws Exception {
-		return await(writeAsync(client, path), timeout);
-	}
-
-	/**
-	 * Write our own node (no data) in the background.
-	 * @param client the client
-	 * @param path the node
-	 * @return the node's stat after the write, or the server's error
-	 * ({@link KeeperException.NoNodeException} if the node is gone)
-	 */
-	static CompletableFuture<Stat> writeAsync(CuratorFramework client, String path) {
-		CompletableFuture<Stat> answer = new CompletableFuture<>();
-		try {
-			client.setData().inBackground((c, event) -> {
-				int code = event.getResultCode();
-				if (code == KeeperException.Code.OK.intValue()) {
-					answer.complete(event.getStat());
-				}
-				else {
-					answer.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
-				}
-			}).forPath(path, new byte[0]);
-		}
-		catch (Exception ex) {
-			answer.completeExceptionally(ex);
-		}
-		return answer;
-	}
-
-	/**
 	 * Ask the leader of the ensemble, not just the server the client is connected to, whether the
 	 * node exists: a sync, then a read, waiting at most the given time in all.
 	 * @param client the client
