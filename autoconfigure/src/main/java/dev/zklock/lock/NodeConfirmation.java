@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Confirms with the server that a node of ours still exists, after a process pause that the
- * session may not have survived. Internal: shared by held locks and the leadership.
+ * session may not have survived. Internal: used by the leadership (held locks confirm through
+ * the lock core's port).
  */
 public final class NodeConfirmation {
 
