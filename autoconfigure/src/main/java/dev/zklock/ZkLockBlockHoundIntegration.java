@@ -24,7 +24,7 @@ public class ZkLockBlockHoundIntegration implements BlockHoundIntegration {
 		builder.allowBlockingCallsInside("dev.zklock.lock.KeyLock", "lock");
 		builder.allowBlockingCallsInside("dev.zklock.lock.NodeAcquisition", "acquire");
 		builder.allowBlockingCallsInside("dev.zklock.lock.GrantBatch", "acquire");
-		builder.allowBlockingCallsInside("dev.zklock.lock.ActiveLock", "tokenWritten");
+		builder.allowBlockingCallsInside("dev.zklock.lock.ActiveLock", "lockTokens");
 	}
 
 }

@@ -66,14 +66,22 @@ final class ActiveLock {
 
 	private boolean doubtAfterPause;
 
-	private long latestToken;
+	private final int tokensPerWrite;
+
+	private long tokenZxid;
+
+	private int tokenCount;
+
+	private @Nullable CompletableFuture<NodeStat> tokenWrite;
 
 	/**
 	 * Create the state of a node that was just granted.
+	 * @param tokensPerWrite how many tokens a zxid of the node gives before a write (at most
+	 * {@link FencingTokenSpace#MAX_COUNT})
 	 * @param onChange told after every state change, outside this object's lock
 	 */
 	ActiveLock(String key, LockNode node, ZooKeeperPort port, Pauses pauses, LockCallListener listener,
-			Runnable onChange) {
+			int tokensPerWrite, Runnable onChange) {
 		this.key = key;
 		this.node = node;
 		this.port = port;
@@ -81,7 +89,8 @@ final class ActiveLock {
 		this.confirmedAt = node.confirmedAt();
 		this.listener = listener;
 		this.onChange = onChange;
-		this.latestToken = node.grantToken();
+		this.tokensPerWrite = tokensPerWrite;
+		this.tokenZxid = node.grantZxid();
 	}
 
 	String key() {
@@ -166,36 +175,37 @@ final class ActiveLock {
 	}
 
 	/**
-	 * Return a fencing token greater than every token granted on the key so far: a write to our
-	 * own node, whose zxid is later than all of them (see {@code docs/lock-core.md}).
-	 * @throws LockLostException if the node is not certainly held, or the write fails
+	 * Return the token of the node's first grant: its grant zxid with the local count 0.
+	 */
+	long firstToken() {
+		return FencingTokenSpace.token(this.node.grantZxid(), 0);
+	}
+
+	/**
+	 * Return a fencing token greater than every token granted on the key so far: the node's
+	 * latest zxid with the next local count. Once the counts of a zxid are used up, a write to
+	 * our own node gives a later zxid; that write is sent in the background while a quarter of
+	 * the counts is left, so a busy node seldom waits for it (see {@link FencingTokenSpace} and
+	 * {@code docs/lock-core.md}).
+	 * @throws LockLostException if the node is not certainly held, or a write it needs fails
 	 */
 	long newToken() {
 		if (!isValid()) {
 			throw new LockLostException(this.key, this.reason);
 		}
-		this.tokenLock.lock();
-		try {
-			NodeStat stat;
-			long sentAt = this.port.nanoTime();
-			try {
-				stat = await(write());
-			}
-			catch (KeeperException.NoNodeException ex) {
-				lose("its node is gone from ZooKeeper", false);
-				throw new LockLostException(this.key, this.reason);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new LockLostException(this.key, "interrupted while taking a fencing token");
-			}
-			catch (Exception ex) {
-				throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);
-			}
-			return tokenWritten(stat, sentAt);
+		long token = nextLocalToken();
+		if (token != 0) {
+			return token;
 		}
-		finally {
-			this.tokenLock.unlock();
+		try {
+			return await(takeToken());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockLostException(this.key, "interrupted while taking a fencing token");
+		}
+		catch (Exception ex) {
+			throw tokenFailure(ex);
 		}
 	}
 
@@ -207,32 +217,114 @@ final class ActiveLock {
 			if (!valid) {
 				return CompletableFuture.failedFuture(new LockLostException(this.key, this.reason));
 			}
-			long sentAt = this.port.nanoTime();
-			return within(write())
-				.handle((stat, ex) -> {
-					if (ex == null) {
-						return tokenWritten(stat, sentAt);
-					}
-					Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
-					if (cause instanceof KeeperException.NoNodeException) {
-						lose("its node is gone from ZooKeeper", false);
-						throw new LockLostException(this.key, this.reason);
-					}
-					throw new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + cause);
-				});
+			return takeToken().handle((token, ex) -> {
+				if (ex != null) {
+					throw tokenFailure((ex instanceof CompletionException) ? ex.getCause() : ex);
+				}
+				return token;
+			});
 		});
 	}
 
-	private long tokenWritten(NodeStat stat, long sentAt) {
-		this.tokenLock.lock();
+	/**
+	 * Return the next token: at once while the latest zxid has counts left, else once the write
+	 * that gives a new zxid has been answered.
+	 */
+	private CompletableFuture<Long> takeToken() {
+		long token = nextLocalToken();
+		if (token != 0) {
+			return CompletableFuture.completedFuture(token);
+		}
+		CompletableFuture<NodeStat> write;
+		lockTokens();
 		try {
-			this.latestToken = Math.max(this.latestToken, stat.mzxid());
-			confirmedAsOf(sentAt);
-			return stat.mzxid();
+			write = writeForTokens();
 		}
 		finally {
 			this.tokenLock.unlock();
 		}
+		return write.thenCompose((stat) -> takeToken());
+	}
+
+	/**
+	 * Return the next token of the latest zxid, or 0 if its counts are used up. Sends the write
+	 * for the next zxid when few counts are left.
+	 */
+	private long nextLocalToken() {
+		lockTokens();
+		try {
+			if (this.tokenCount >= this.tokensPerWrite) {
+				writeForTokens();
+				return 0;
+			}
+			this.tokenCount++;
+			if (this.tokensPerWrite - this.tokenCount <= Math.max(1, this.tokensPerWrite / 4)) {
+				writeForTokens();
+			}
+			return FencingTokenSpace.token(this.tokenZxid, this.tokenCount);
+		}
+		finally {
+			this.tokenLock.unlock();
+		}
+	}
+
+	/**
+	 * Return the write in flight that will give the node a new zxid, sending it if there is
+	 * none. Called with the token lock held.
+	 */
+	private CompletableFuture<NodeStat> writeForTokens() {
+		CompletableFuture<NodeStat> write = this.tokenWrite;
+		if (write == null || write.isDone()) {
+			long sentAt = this.port.nanoTime();
+			write = within(write()).whenComplete((stat, ex) -> tokenWritten(stat, ex, sentAt));
+			this.tokenWrite = write;
+		}
+		return write;
+	}
+
+	/**
+	 * The write for a new zxid was answered: its {@code mzxid} is later than every zxid of the
+	 * tokens given on the node before it was sent (see {@code docs/lock-core.md}), so it starts
+	 * the counts again.
+	 */
+	private void tokenWritten(@Nullable NodeStat stat, @Nullable Throwable ex, long sentAt) {
+		if (ex != null) {
+			Throwable cause = (ex instanceof CompletionException) ? ex.getCause() : ex;
+			if (cause instanceof KeeperException.NoNodeException) {
+				lose("its node is gone from ZooKeeper", false);
+			}
+			return;
+		}
+		lockTokens();
+		try {
+			if (stat != null && stat.mzxid() > this.tokenZxid) {
+				this.tokenZxid = stat.mzxid();
+				this.tokenCount = -1;
+			}
+			confirmedAsOf(sentAt);
+		}
+		finally {
+			this.tokenLock.unlock();
+		}
+	}
+
+	private LockLostException tokenFailure(Throwable ex) {
+		if (ex instanceof LockLostException lost) {
+			return lost;
+		}
+		if (ex instanceof KeeperException.NoNodeException) {
+			lose("its node is gone from ZooKeeper", false);
+			return new LockLostException(this.key, this.reason);
+		}
+		return new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);
+	}
+
+	/**
+	 * Take the token lock (a name of its own, so that BlockHound is told only about this wait:
+	 * a few instructions under it, never a request).
+	 */
+	private void lockTokens() {
+		this.tokenLock.lock();
 	}
 
 	void suspend() {

@@ -21,8 +21,14 @@ public final class FencingTokens {
 	 * @return the token, or empty
 	 */
 	public static OptionalLong known(HeldLock lock) {
-		long token = (lock instanceof Hold hold) ? hold.knownToken() : lock.fencingToken();
-		return (token != 0) ? OptionalLong.of(token) : OptionalLong.empty();
+		try {
+			long token = (lock instanceof Hold hold) ? hold.knownToken() : lock.fencingToken();
+			return (token != 0) ? OptionalLong.of(token) : OptionalLong.empty();
+		}
+		catch (IllegalStateException ex) {
+			// No token can be given (a zxid beyond what a token holds, or a released lock).
+			return OptionalLong.empty();
+		}
 	}
 
 }

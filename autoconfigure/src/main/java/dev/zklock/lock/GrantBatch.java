@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
  * that run together. They share one fencing token. The first batch on a node has the node's grant
  * token, taken when ZooKeeper granted the node, at no cost; so do all batches of a shared node
  * (shared grants need only exceed the exclusive ones before them). A later batch on an exclusive
- * node (a local handoff, or the reuse of a kept lock) takes a new token when one of its grants
- * first asks for it: a write to the node (see {@code docs/lock-core.md}).
+ * node (a local handoff, or the reuse of a kept lock) takes the node's next token when one of its
+ * grants first asks for it: the next local count, and once in {@link FencingTokenSpace#MAX_COUNT}
+ * grants a write to the node (see {@link ActiveLock#newToken()} and {@code docs/lock-core.md}).
  */
 final class GrantBatch {
 
@@ -44,7 +45,7 @@ final class GrantBatch {
 	}
 
 	long knownToken(ActiveLock lock) {
-		return this.free ? lock.node().grantToken() : this.token;
+		return this.free ? lock.firstToken() : this.token;
 	}
 
 	long token(ActiveLock lock) {
@@ -72,8 +73,8 @@ final class GrantBatch {
 	}
 
 	/**
-	 * Return the batch's token without blocking: known already, or taken with a write in the
-	 * background (once for the whole batch).
+	 * Return the batch's token without blocking: known already, or taken once for the whole
+	 * batch (when the node needs a new zxid, with a write in the background).
 	 */
 	CompletableFuture<Long> tokenAsync(ActiveLock lock) {
 		long known = knownToken(lock);

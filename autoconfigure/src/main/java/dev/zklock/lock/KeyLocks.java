@@ -31,6 +31,8 @@ final class KeyLocks {
 
 	private final LockCallListener listener;
 
+	private final int tokensPerWrite;
+
 	private final AtomicInteger keptCount = new AtomicInteger();
 
 	private final LongAdder handoffs = new LongAdder();
@@ -40,7 +42,7 @@ final class KeyLocks {
 	private final LongAdder releasesOnRequest = new LongAdder();
 
 	KeyLocks(ZooKeeperPort port, LockSettings settings, KeyNodes keyNodes, Stalls stalls, SessionGuard guard,
-			Pauses pauses, LockCallListener listener) {
+			Pauses pauses, LockCallListener listener, int tokensPerWrite) {
 		this.port = port;
 		this.settings = settings;
 		this.keyNodes = keyNodes;
@@ -48,6 +50,7 @@ final class KeyLocks {
 		this.guard = guard;
 		this.pauses = pauses;
 		this.listener = listener;
+		this.tokensPerWrite = tokensPerWrite;
 	}
 
 	KeyLock obtain(String key, String keyPath) {
@@ -66,7 +69,7 @@ final class KeyLocks {
 	 * Start tracking a node that was just granted.
 	 */
 	ActiveLock activate(String key, LockNode node, Runnable onChange) {
-		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, onChange);
+		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, this.tokensPerWrite, onChange);
 		this.guard.add(lock, this.port);
 		return lock;
 	}

@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
 
+import org.springframework.util.Assert;
 import org.springframework.util.ConcurrentLruCache;
 
 /**
@@ -51,6 +52,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final LockCallListener listener;
 
+	private final int tokensPerWrite;
+
 	/**
 	 * Create an engine with the default settings.
 	 * @param client the started client
@@ -73,7 +76,7 @@ public final class LockEngine implements AutoCloseable {
 			LockSettings settings) {
 		this(LockScheduler.create(), (scheduler) -> new CuratorPort(client, Objects.requireNonNull(scheduler)),
 				PauseMonitor.forClient(client), null,
-				ZKPaths.makePath(basePath, ""), interruptOnLost, listener, settings);
+				ZKPaths.makePath(basePath, ""), interruptOnLost, listener, settings, FencingTokenSpace.MAX_COUNT);
 	}
 
 	/**
@@ -81,15 +84,20 @@ public final class LockEngine implements AutoCloseable {
 	 * @param port the port
 	 * @param pauses tells of process pauses, on the port's clock
 	 * @param basePath the path under which each key gets its node, normalised
+	 * @param tokensPerWrite how many fencing tokens a zxid of a node gives before a write (at
+	 * most {@link FencingTokenSpace#MAX_COUNT}; fewer in the simulator, to reach that write often)
 	 */
 	LockEngine(ZooKeeperPort port, Pauses pauses, String basePath, boolean interruptOnLost, LockCallListener listener,
-			LockSettings settings) {
-		this(null, (scheduler) -> port, null, pauses, basePath, interruptOnLost, listener, settings);
+			LockSettings settings, int tokensPerWrite) {
+		this(null, (scheduler) -> port, null, pauses, basePath, interruptOnLost, listener, settings, tokensPerWrite);
 	}
 
 	private LockEngine(@Nullable ScheduledExecutorService scheduler, Function<@Nullable ScheduledExecutorService, ZooKeeperPort> port,
 			@Nullable PauseMonitor pauseMonitor, @Nullable Pauses pauses, String basePath, boolean interruptOnLost,
-			LockCallListener listener, LockSettings settings) {
+			LockCallListener listener, LockSettings settings, int tokensPerWrite) {
+		Assert.isTrue(tokensPerWrite >= 1 && tokensPerWrite <= FencingTokenSpace.MAX_COUNT,
+				"tokensPerWrite must be between 1 and " + FencingTokenSpace.MAX_COUNT);
+		this.tokensPerWrite = tokensPerWrite;
 		this.scheduler = scheduler;
 		this.port = port.apply(scheduler);
 		this.listener = listener;
@@ -100,7 +108,8 @@ public final class LockEngine implements AutoCloseable {
 		KeyNodes keyNodes = new KeyNodes();
 		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
 		this.recipe = new LockRecipe(this.port, keyNodes, stalls);
-		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener);
+		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener,
+				tokensPerWrite);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> LockNodes.path(basePath, LockKeys.encode(key)));
 		this.port.addConnectionListener(this.guard);
 	}
@@ -314,7 +323,7 @@ public final class LockEngine implements AutoCloseable {
 		if (node == null) {
 			return null;
 		}
-		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, () -> {
+		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, this.tokensPerWrite, () -> {
 		});
 		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
 		lock.added(hold);

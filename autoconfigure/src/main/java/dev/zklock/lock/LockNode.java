@@ -8,10 +8,11 @@ import dev.zklock.LockMode;
  * @param path the node's full path (without the client's namespace)
  * @param sessionId the session that owns the ephemeral node
  * @param mode the node's mode
- * @param grantToken the fencing token of the node's first grant: a zxid later than every token
- * granted on the key before (see {@code docs/lock-core.md})
+ * @param grantZxid the zxid of the node's first grant's fencing token: later than the zxid of
+ * every token granted on the key before (see {@link FencingTokenSpace} and
+ * {@code docs/lock-core.md})
  * @param confirmedAt when the request that proved the grant was sent, on the port's clock: the
  * node is known to be ours as of then
  */
-record LockNode(String path, long sessionId, LockMode mode, long grantToken, long confirmedAt) {
+record LockNode(String path, long sessionId, LockMode mode, long grantZxid, long confirmedAt) {
 }

@@ -326,9 +326,9 @@ final class NodeAcquisition {
 			return;
 		}
 		String path = created.lockNodePath().isEmpty() ? null : created.lockNodePath();
-		long token = created.zxid();
+		long zxid = created.zxid();
 		this.keyNodes.remember(this.keyPath);
-		if (path == null || token == 0) {
+		if (path == null || zxid == 0) {
 			logger.warn("Unexpected transaction result for " + this.keyPath + "; reading the key's nodes");
 			this.ourPath = path;
 			this.sessionId = this.port.sessionId();
@@ -337,7 +337,7 @@ final class NodeAcquisition {
 		}
 		this.ourPath = path;
 		this.sessionId = this.port.sessionId();
-		grant(token);
+		grant(zxid);
 	}
 
 	private void findTransactionNode() {
@@ -438,13 +438,18 @@ final class NodeAcquisition {
 		}));
 	}
 
-	private void grant(long token) {
+	/**
+	 * Grant our node.
+	 * @param zxid the zxid of the grant's fencing token: later than every zxid of the tokens
+	 * granted on the key before
+	 */
+	private void grant(long zxid) {
 		this.phase = Phase.GRANTED;
 		// Replies and watch events still in flight (a watch on the predecessor, a second read
 		// after a reconnect) belong to an acquisition that is over: they must not grant again.
 		this.generation++;
 		this.stalls.ended(this);
-		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, token, this.replySentAt);
+		LockNode node = new LockNode(this.ourPath, this.sessionId, this.mode, zxid, this.replySentAt);
 		deliver(() -> this.outcome.granted(node));
 	}
 

@@ -121,7 +121,7 @@ class LockCoreFaultTests {
 		};
 		Pauses pauses = (since) -> pausedAt.get() != Long.MIN_VALUE && pausedAt.get() - since >= 0;
 		try (LockEngine engine = new LockEngine(port, pauses, LockTestSupport.BASE, false, LockCallListener.NONE,
-				LockSettings.DEFAULTS)) {
+				LockSettings.DEFAULTS, FencingTokenSpace.MAX_COUNT)) {
 			Acquisition first = engine.acquireAsync(List.of("in-doubt"), LockMode.EXCLUSIVE, Duration.ofSeconds(10), DIRECT)
 				.get(10, TimeUnit.SECONDS);
 			assertThat(first).isNotNull();

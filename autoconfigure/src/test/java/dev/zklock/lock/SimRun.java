@@ -58,6 +58,9 @@ final class SimRun {
 		this.world = new SimWorld(seed, traceSize);
 		SimFaults faults = SimFaults.draw(this.world);
 		this.plan = Plan.draw(this.world);
+		if (this.plan.firstZxid != 0) {
+			this.server.startAt(this.plan.firstZxid);
+		}
 		this.faults = this.plan.flood() ? SimFaults.NONE : faults;
 		this.breaks = breaks;
 	}
@@ -67,7 +70,7 @@ final class SimRun {
 	 */
 	record Plan(int instances, int callersPerInstance, int keys, double shared, int requests, long maxHold,
 			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels, boolean flood,
-			double longHolds) {
+			double longHolds, int tokensPerWrite, long firstZxid, int newEpochs) {
 
 		static Plan draw(SimWorld world) {
 			int instances = world.random().nextInt(3, 5);
@@ -85,12 +88,23 @@ final class SimRun {
 			// shared, back to back, for as long as the run lasts, while the others ask for it too;
 			// without faults, so that every wait is held to the handoff bound.
 			boolean flood = world.chance(0.2);
-			return new Plan(instances, callers, world.random().nextInt(1, 4), shared, flood ? 800 : 200,
-					SimWorld.millis(world.random().nextInt(1, 21)), SimWorld.millis(world.random().nextInt(0, 11)),
-					SimWorld.millis(world.chance(0.3) ? world.random().nextInt(10_000, 20_001)
-							: world.random().nextInt(1000, 4001)),
-					settings, flood ? 0 : world.random().nextInt(5, 11),
-					world.chance(0.5) ? 0.1 : 0, flood, (!flood && world.chance(0.5)) ? 0.02 : 0);
+			int keys = world.random().nextInt(1, 4);
+			long maxHold = SimWorld.millis(world.random().nextInt(1, 21));
+			long maxThink = SimWorld.millis(world.random().nextInt(0, 11));
+			long sessionTimeout = SimWorld.millis(world.chance(0.3) ? world.random().nextInt(10_000, 20_001)
+					: world.random().nextInt(1000, 4001));
+			int faults = flood ? 0 : world.random().nextInt(5, 11);
+			double cancels = world.chance(0.5) ? 0.1 : 0;
+			double longHolds = (!flood && world.chance(0.5)) ? 0.02 : 0;
+			// Fencing tokens: most runs let a node's zxid give a few tokens only, so that the
+			// write for the next zxid (sent ahead, or awaited) happens all the time; half start
+			// late in an epoch, near a counter's rollover, and some elect leaders (new epochs).
+			int tokensPerWrite = world.chance(0.7) ? world.random().nextInt(1, 5) : FencingTokenSpace.MAX_COUNT;
+			long firstZxid = world.chance(0.5) ? 0
+					: ((long) world.random().nextInt(1, (1 << 19) - 4) << 32) | (0xFFFF_FFFFL - world.random().nextInt(1, 400));
+			int newEpochs = world.random().nextInt(0, 3);
+			return new Plan(instances, callers, keys, shared, flood ? 800 : 200, maxHold, maxThink, sessionTimeout,
+					settings, faults, cancels, flood, longHolds, tokensPerWrite, firstZxid, newEpochs);
 		}
 
 	}
@@ -113,6 +127,13 @@ final class SimRun {
 			this.instances.add(new Instance("i" + i));
 		}
 		scheduleFaults();
+		for (int i = 0; i < this.plan.newEpochs; i++) {
+			this.world.schedule(SimWorld.SERVER, this.world.between(0, this.activeLimit / 2), "leader elected",
+					() -> {
+						this.server.newEpoch();
+						this.world.note("a leader is elected: zxids go on from 0x" + Long.toHexString(this.server.zxid()));
+					});
+		}
 		for (Instance instance : this.instances) {
 			boolean readers = this.plan.flood && instance == this.instances.get(0);
 			for (int c = 0; c < (readers ? 8 : this.plan.callersPerInstance); c++) {
@@ -395,7 +416,7 @@ final class SimRun {
 			this.client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
-					LockCallListener.NONE, SimRun.this.plan.settings);
+					LockCallListener.NONE, SimRun.this.plan.settings, SimRun.this.plan.tokensPerWrite);
 			this.executor = (task) -> SimRun.this.world.schedule(name, SimRun.this.world.between(0, 100_000),
 					"executor task", task);
 		}

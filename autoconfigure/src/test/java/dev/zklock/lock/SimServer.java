@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * parent's {@code cversion}, so not reused and not advanced by deletes; ephemeral nodes that go
  * with their session; container nodes removed by a reaper once empty after having had a child;
  * one-shot watches, fired into the session's stream of replies in the order of the changes.
+ * A zxid is an epoch (high 32 bits) and a counter: a run may start late in an epoch, a new epoch
+ * begins when the counter would roll over (ZooKeeper elects a leader then) and when a run elects
+ * one ({@link #newEpoch()}), so that fencing tokens meet every boundary of the zxid.
  * {@link SimulatorConformanceTests} runs the same operations here and on a real server.
  */
 final class SimServer {
@@ -50,11 +53,34 @@ final class SimServer {
 	}
 
 	/**
+	 * Go on from the given zxid, as an ensemble that has run for a while.
+	 */
+	void startAt(long zxid) {
+		this.zxid = zxid;
+	}
+
+	/**
+	 * A new leader was elected: the next transaction is the first of a new epoch.
+	 */
+	void newEpoch() {
+		this.zxid = ((this.zxid >>> 32) + 1) << 32;
+	}
+
+	private void advance() {
+		this.zxid++;
+		if ((this.zxid & 0xFFFF_FFFFL) == 0xFFFF_FFFFL) {
+			// ZooKeeper elects a leader rather than let the counter roll over.
+			newEpoch();
+			this.zxid++;
+		}
+	}
+
+	/**
 	 * Start a session (a transaction of its own).
 	 * @param events where its watch events go
 	 */
 	Session openSession(WatchSink events) {
-		this.zxid++;
+		advance();
 		Session session = new Session(this.nextSession++, events);
 		this.sessions.put(session.id, session);
 		return session;
@@ -68,7 +94,7 @@ final class SimServer {
 			return;
 		}
 		session.alive = false;
-		this.zxid++;
+		advance();
 		List<String> owned = new ArrayList<>();
 		for (Node node : this.nodes.values()) {
 			if (node.owner == session.id) {
@@ -91,7 +117,7 @@ final class SimServer {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
-		this.zxid++;
+		advance();
 		Code check = canCreate(path, kind);
 		if (check != Code.OK) {
 			return Result.of(check);
@@ -108,7 +134,7 @@ final class SimServer {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
-		this.zxid++;
+		advance();
 		Code check = canCreate(keyPath, Kind.CONTAINER);
 		if (check != Code.OK) {
 			return Result.of(check);
@@ -150,7 +176,7 @@ final class SimServer {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
-		this.zxid++;
+		advance();
 		Node node = this.nodes.get(path);
 		if (node == null) {
 			return Result.of(Code.NONODE);
@@ -166,7 +192,7 @@ final class SimServer {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
-		this.zxid++;
+		advance();
 		Node node = this.nodes.get(path);
 		if (node == null) {
 			return Result.of(Code.NONODE);
@@ -189,7 +215,7 @@ final class SimServer {
 			}
 		}
 		for (String path : empty) {
-			this.zxid++;
+			advance();
 			removeNode(path);
 		}
 		return empty.size();
