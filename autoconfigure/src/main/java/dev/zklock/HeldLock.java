@@ -25,14 +25,19 @@ public interface HeldLock {
 	LockMode mode();
 
 	/**
-	 * Return the fencing token of this grant: a ZooKeeper zxid, greater than the token of every
+	 * Return the fencing token of this grant: a positive number greater than the token of every
 	 * grant of the key that came before this one (for a shared grant: of every exclusive grant
 	 * before it), by any instance. A protected resource that remembers the highest token it has
-	 * seen can so reject a late write from a holder that lost the lock.
+	 * seen can so reject a late write from a holder that lost the lock. Compare tokens with
+	 * {@code <}; do not count them (they have gaps) or read a zxid into them: a token is made of
+	 * a ZooKeeper zxid and a count of this instance's grants on its lock node
+	 * ({@code zxid × 4096 + count}), and is larger than every token of the versions whose tokens
+	 * were bare zxids.
 	 * <p>
-	 * The first grant of a lock node has its token at no cost. A grant passed on from another
-	 * call of this instance (local handoff, or the reuse of a kept lock) takes its token with one
-	 * write to ZooKeeper the first time it is asked for; a call that never asks pays nothing.
+	 * Taking a token costs no request to ZooKeeper, except for one grant in 4,096 of a lock node
+	 * passed on from call to call of this instance (local handoff, or the reuse of a kept lock),
+	 * which may wait for one write when the write sent ahead for the node's next zxid has not
+	 * been answered yet.
 	 * <p>
 	 * A token given during the call is given again, unchanged, after it; a token first asked for
 	 * after the call released the lock is refused.
@@ -40,7 +45,8 @@ public interface HeldLock {
 	 * @throws LockLostException if the token is asked for the first time while the lock is in
 	 * doubt or lost
 	 * @throws IllegalStateException if it is asked for the first time after the call released
-	 * the lock
+	 * the lock, or if the ensemble's epoch (leader elections over its life) has grown beyond
+	 * 2<sup>19</sup>, where no token can be made
 	 */
 	long fencingToken();
 

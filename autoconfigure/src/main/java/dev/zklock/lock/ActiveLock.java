@@ -258,10 +258,13 @@ final class ActiveLock {
 				return 0;
 			}
 			this.tokenCount++;
+			long token = FencingTokenSpace.token(this.tokenZxid, this.tokenCount);
 			if (this.tokensPerWrite - this.tokenCount <= Math.max(1, this.tokensPerWrite / 4)) {
+				// Its answer may be handled at once, on this thread (the lock is reentrant): the
+				// token is taken before.
 				writeForTokens();
 			}
-			return FencingTokenSpace.token(this.tokenZxid, this.tokenCount);
+			return token;
 		}
 		finally {
 			this.tokenLock.unlock();

@@ -121,6 +121,44 @@ class InstanceLockTests {
 	}
 
 	@Test
+	void handedOffGrantsTakeTheirTokensWithoutZooKeeperWrites() throws Exception {
+		CuratorFramework observer = this.support.client();
+		ZkLockTemplate instance = instance(HANDOFF);
+		int threads = 8;
+		int calls = 50;
+		CyclicBarrier start = new CyclicBarrier(threads);
+		List<Long> tokens = new ArrayList<>();
+		long before = LockTestSupport.writeNow(observer);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			workers.add(this.executor.submit(() -> {
+				start.await(20, TimeUnit.SECONDS);
+				for (int i = 0; i < calls; i++) {
+					instance.execute("hot-fenced", (lock) -> {
+						long token = lock.fencingToken();
+						synchronized (tokens) {
+							tokens.add(token);
+						}
+						Thread.sleep(1);
+						return null;
+					});
+				}
+				return null;
+			}));
+		}
+		for (Future<?> worker : workers) {
+			worker.get(120, TimeUnit.SECONDS);
+		}
+		long writes = LockTestSupport.writeNow(observer) - before - 1;
+		long handoffs = instance.lockCounts().handoffs();
+		assertThat(handoffs).isGreaterThan(threads * calls / 2);
+		// A write per handed-off token would be more writes than handoffs.
+		assertThat(writes).as("writes for %d calls, %d of them handed off", threads * calls, handoffs)
+			.isLessThan(threads * calls / 4);
+		assertThat(tokens).hasSize(threads * calls).isSorted().doesNotHaveDuplicates();
+	}
+
+	@Test
 	void fencingTokensGrowAcrossHandoffsAndInstances() throws Exception {
 		List<ZkLockTemplate> instances = List.of(instance(HANDOFF), instance(HANDOFF));
 		List<Long> tokens = new ArrayList<>();
