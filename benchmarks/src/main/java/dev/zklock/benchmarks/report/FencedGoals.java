@@ -25,11 +25,12 @@ final class FencedGoals {
 
 	static void append(StringBuilder out, List<SetupReport> setups, double busyProcessors) {
 		out.append("## Goals of fenced locks: a token per grant without a write per grant\n\n");
-		out.append("Judged as the goals above, in the same run, against the strongest way to use Curator: one "
-				+ "`InterProcessMutex` per thread (" + Library.CURATOR_PER_THREAD.label() + "). The ratio to one "
-				+ "mutex per key shared by the JVM's threads (" + Library.CURATOR.label() + ", as Spring "
-				+ "Integration uses it) is shown beside it, for comparison only. Curator has no fencing token: its "
-				+ "rows are the plain lock cycle.\n\n");
+		out.append("Set for the 3-server ensemble and judged as the goals above, in the same run, against the "
+				+ "strongest way to use Curator: one `InterProcessMutex` per thread, the library *"
+				+ Library.CURATOR_PER_THREAD.label() + "*. Beside a goal, without a verdict: the ratio to one mutex "
+				+ "per key shared by the JVM's threads (*" + Library.CURATOR.label() + "*, as Spring Integration uses "
+				+ "it) and, for one JVM, to zklock's own row asking no token. Curator has no fencing token: its rows "
+				+ "are the plain lock cycle.\n\n");
 		for (SetupReport setup : setups) {
 			out.append("**").append(setup.setup().label()).append("**\n\n");
 			LockGoals.appendTable(out, setup, busyProcessors, FencedGoals::judge);
@@ -67,8 +68,8 @@ final class FencedGoals {
 			return;
 		}
 		Ratio ratio = Ratio.of(fenced.get().throughput(), plain.get().throughput());
-		goals.add(goal, row, baseline, ratio.format(), goals.busy(fenced.get(), plain.get())
-				? GoalVerdict.busy(LockGoals.FOR_COMPARISON) : LockGoals.FOR_COMPARISON);
+		goals.add(goal, row, baseline, ratio.format(),
+				LockGoals.forComparison(goals.busy(fenced.get(), plain.get())));
 	}
 
 }

@@ -26,7 +26,7 @@ final class LockGoals {
 	private static final String P50_NOTE = "p50 speed-up (baseline's p50 ÷ zklock's)";
 
 	/** The verdict of a figure shown beside a goal, not judged itself. */
-	static final String FOR_COMPARISON = "for comparison: no goal";
+	static final String FOR_COMPARISON = "no goal: shown beside the one above";
 
 	private final SetupReport setup;
 
@@ -107,7 +107,7 @@ final class LockGoals {
 	void compared(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
 			Function<Measurement, List<Double>> figure) {
 		judged(goal, workload, method, library, baseline, Map.of(), figure, false,
-				(ratio, busy) -> busy ? GoalVerdict.busy(FOR_COMPARISON) : FOR_COMPARISON);
+				(ratio, busy) -> forComparison(busy));
 	}
 
 	private void judged(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
@@ -166,6 +166,13 @@ final class LockGoals {
 
 	static String millis(Duration duration) {
 		return duration.toMillis() + " ms";
+	}
+
+	/**
+	 * Return the verdict of a figure shown beside a goal: none, and whether the machine was busy.
+	 */
+	static String forComparison(boolean busy) {
+		return busy ? "**busy**; " + FOR_COMPARISON : FOR_COMPARISON;
 	}
 
 	/**

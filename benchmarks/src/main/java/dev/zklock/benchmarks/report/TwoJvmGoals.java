@@ -71,7 +71,7 @@ final class TwoJvmGoals {
 				base.stream().map(GrantCount::combinedPerSecond).toList());
 		String verdict;
 		if (Double.isNaN(times)) {
-			verdict = busy ? GoalVerdict.busy(LockGoals.FOR_COMPARISON) : LockGoals.FOR_COMPARISON;
+			verdict = LockGoals.forComparison(busy);
 		}
 		else {
 			verdict = GoalVerdict.atLeast(ratio, times).text(busy);
