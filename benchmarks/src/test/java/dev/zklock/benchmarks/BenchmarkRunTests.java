@@ -2,9 +2,12 @@ package dev.zklock.benchmarks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +21,8 @@ import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.RequestsPerCycle.Kind;
+import dev.zklock.benchmarks.workload.TwoProcessesBenchmark;
+import dev.zklock.benchmarks.workload.TwoProcessesFencedBenchmark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -69,13 +74,18 @@ class BenchmarkRunTests {
 					"AsyncOneKeyBenchmark.batchOfCalls zklock {form=async}",
 					"AsyncOneKeyBenchmark.batchOfCalls zklock {form=sync}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads curator {}",
+					"OneKeyFencedBenchmark.thirtyTwoThreads curator-per-thread {}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads zklock {}",
 					"DistinctKeysBenchmark.eightThreads curator {}",
 					"DistinctKeysBenchmark.eightThreads spring-integration {}",
 					"DistinctKeysBenchmark.eightThreads zklock {}",
 					"TwoProcessesBenchmark.eightThreadsEach curator {}",
+					"TwoProcessesBenchmark.eightThreadsEach curator-per-thread {}",
 					"TwoProcessesBenchmark.eightThreadsEach spring-integration {}",
 					"TwoProcessesBenchmark.eightThreadsEach zklock {}",
+					"TwoProcessesFencedBenchmark.eightThreadsEach curator {}",
+					"TwoProcessesFencedBenchmark.eightThreadsEach curator-per-thread {}",
+					"TwoProcessesFencedBenchmark.eightThreadsEach zklock {}",
 					"SharedBenchmark.eightThreads curator {}",
 					"SharedBenchmark.eightThreads zklock {}",
 					"LeaderCheckBenchmark.call curator {guard=inline, role=leader}",
@@ -107,9 +117,13 @@ class BenchmarkRunTests {
 			assertThat(measurement.load().otherProcessors()).as("processors used by other processes").isNotNaN();
 		});
 
-		assertThat(standalone.grants()).extracting(GrantCount::library)
-			.containsOnly("curator", "spring-integration", "zklock")
-			.contains("curator", "spring-integration", "zklock");
+		Tuple[] twoJvmRows = Stream
+			.concat(grants(TwoProcessesBenchmark.class, "curator", "curator-per-thread", "spring-integration", "zklock"),
+					grants(TwoProcessesFencedBenchmark.class, "curator", "curator-per-thread", "zklock"))
+			.toArray(Tuple[]::new);
+		assertThat(standalone.grants()).extracting(GrantCount::benchmark, GrantCount::library)
+			.containsOnly(twoJvmRows)
+			.contains(twoJvmRows);
 		assertThat(standalone.grants()).allSatisfy((count) -> {
 			assertThat(count.benchmarkJvm()).as("grants to the benchmark JVM").isPositive();
 			assertThat(count.otherJvm()).as("grants to the second JVM").isNotNegative();
@@ -149,6 +163,8 @@ class BenchmarkRunTests {
 				"#### 2. One key", "#### 2t. One key, 32 threads in one JVM, every holder asks",
 				"## Goals of the instance-owned lock", "PER_CALL: node per call", "keep idle 1 s",
 				"LockSettings[handoff=", "longest gap between two grants of one JVM (ms)", "against the bound", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
+				"#### 4t. One key, two JVMs of 8 threads each, every holder asks",
+				"## Goals of fenced locks", "Curator (a mutex per thread)",
 				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
 				"#### 8. Leader failover",
 				"`./mvnw -pl benchmarks -am verify`", "- Commit: `", "- JDK: ", "Curator 5.", "ZooKeeper 3.",
@@ -185,6 +201,10 @@ class BenchmarkRunTests {
 		String benchmark = measurement.benchmark();
 		return benchmark.substring(benchmark.lastIndexOf('.') + 1) + "." + measurement.method() + " "
 				+ measurement.library() + " " + measurement.params();
+	}
+
+	private static Stream<Tuple> grants(Class<?> benchmark, String... libraries) {
+		return Arrays.stream(libraries).map((library) -> tuple(benchmark.getName(), library));
 	}
 
 	private static double[] count(List<RequestsPerCycle.Count> counts, Library library, Kind kind) {

@@ -1,5 +1,6 @@
 package dev.zklock.benchmarks.library;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -10,8 +11,12 @@ import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.utils.ZKPaths;
 
 /**
- * Curator's {@code InterProcessMutex} and {@code InterProcessReadWriteLock} used directly, one
- * instance per key shared by the threads of the process: the best a user can do by hand.
+ * Curator's {@code InterProcessMutex} and {@code InterProcessReadWriteLock} used directly: one
+ * instance per key shared by the threads of the process (as Spring Integration's registry does),
+ * or one mutex per key and thread. A shared instance wakes every thread of the process waiting on
+ * it at each release; an instance per thread has each waiter watch its own predecessor, so a
+ * release wakes only the next one: the strongest way to use the mutex under contention. The
+ * read-write locks are always shared.
  */
 final class CuratorLocks implements FencedLocks, SharedLocks, SkippingLocks {
 
@@ -21,14 +26,19 @@ final class CuratorLocks implements FencedLocks, SharedLocks, SkippingLocks {
 
 	private final long waitSeconds;
 
+	private final boolean mutexPerThread;
+
 	private final Map<String, InterProcessMutex> mutexes = new ConcurrentHashMap<>();
+
+	private final ThreadLocal<Map<String, InterProcessMutex>> threadMutexes = ThreadLocal.withInitial(HashMap::new);
 
 	private final Map<String, InterProcessReadWriteLock> readWriteLocks = new ConcurrentHashMap<>();
 
-	CuratorLocks(CuratorFramework client, String basePath, long waitSeconds) {
+	CuratorLocks(CuratorFramework client, String basePath, long waitSeconds, boolean mutexPerThread) {
 		this.client = client;
 		this.basePath = basePath;
 		this.waitSeconds = waitSeconds;
+		this.mutexPerThread = mutexPerThread;
 	}
 
 	@Override
@@ -86,7 +96,8 @@ final class CuratorLocks implements FencedLocks, SharedLocks, SkippingLocks {
 	}
 
 	private InterProcessMutex mutex(String key) {
-		return this.mutexes.computeIfAbsent(key, (k) -> new InterProcessMutex(this.client, path("mutex", k)));
+		Map<String, InterProcessMutex> mutexes = this.mutexPerThread ? this.threadMutexes.get() : this.mutexes;
+		return mutexes.computeIfAbsent(key, (k) -> new InterProcessMutex(this.client, path("mutex", k)));
 	}
 
 	private String path(String kind, String key) {

@@ -16,9 +16,22 @@ public enum Library implements Subject.Described {
 	FLOOR("floor", "floor: create + delete", false,
 			"create EPHEMERAL_SEQUENTIAL, then delete, both synchronous; excludes nobody"),
 
-	/** Curator's recipes used directly: the baseline. */
-	CURATOR("curator", "Curator", false, "InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key; "
-			+ "shared: InterProcessReadWriteLock.readLock(); skip: acquire(0, MILLISECONDS)"),
+	/**
+	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
+	 * Integration's registry uses them: the baseline of most workloads.
+	 */
+	CURATOR("curator", "Curator", false, "InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key "
+			+ "shared by the JVM's threads (as Spring Integration uses it; every release wakes every thread of the JVM "
+			+ "waiting on that instance); shared: InterProcessReadWriteLock.readLock(); skip: acquire(0, MILLISECONDS)"),
+
+	/**
+	 * Curator's {@code InterProcessMutex} used directly, one instance per key and thread: the
+	 * strongest way to use it under contention, since a release wakes only the thread whose node
+	 * comes next.
+	 */
+	CURATOR_PER_THREAD("curator-per-thread", "Curator (a mutex per thread)", false,
+			"InterProcessMutex.acquire(30, SECONDS) / release(), one instance per key and thread (each waiting thread "
+					+ "watches its own predecessor: a release wakes only the next one); token: none, the plain cycle"),
 
 	/** Spring Integration's lock registry. */
 	SPRING_INTEGRATION("spring-integration", "Spring Integration", false,
@@ -81,7 +94,7 @@ public enum Library implements Subject.Described {
 	public ExclusiveLocks exclusive(CuratorFramework client) {
 		return switch (this) {
 			case FLOOR -> new FloorCycle(client, basePath());
-			case CURATOR -> curator(client);
+			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
 			case ZKLOCKED -> new ZkLockedLocks(client, basePath());
@@ -119,7 +132,7 @@ public enum Library implements Subject.Described {
 	}
 
 	private CuratorLocks curator(CuratorFramework client) {
-		return new CuratorLocks(client, basePath(), WAIT_TIME.toSeconds());
+		return new CuratorLocks(client, basePath(), WAIT_TIME.toSeconds(), this == CURATOR_PER_THREAD);
 	}
 
 	/**
@@ -130,7 +143,7 @@ public enum Library implements Subject.Described {
 	 */
 	public FencedLocks fenced(CuratorFramework client) {
 		return switch (this) {
-			case CURATOR -> curator(client);
+			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
 			default -> throw unsupported("fencing tokens");
 		};

@@ -10,6 +10,7 @@ import dev.zklock.benchmarks.library.Subject;
 import dev.zklock.benchmarks.workload.AsyncOneKeyBenchmark;
 import dev.zklock.benchmarks.workload.DistinctKeysBenchmark;
 import dev.zklock.benchmarks.workload.FirstUseBenchmark;
+import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.KeptKeyTakenBenchmark;
 import dev.zklock.benchmarks.workload.LeaderCheckBenchmark;
 import dev.zklock.benchmarks.workload.OneKeyContendedBenchmark;
@@ -17,6 +18,7 @@ import dev.zklock.benchmarks.workload.OneKeyFencedBenchmark;
 import dev.zklock.benchmarks.workload.SharedBenchmark;
 import dev.zklock.benchmarks.workload.SkipIfLockedBenchmark;
 import dev.zklock.benchmarks.workload.TwoProcessesBenchmark;
+import dev.zklock.benchmarks.workload.TwoProcessesFencedBenchmark;
 import dev.zklock.benchmarks.workload.UncontendedBenchmark;
 
 /**
@@ -57,8 +59,10 @@ enum JmhWorkload {
 	ONE_KEY_FENCED("2t", "One key, 32 threads in one JVM, every holder asks its fencing token",
 			OneKeyFencedBenchmark.class, Baseline.library(Library.CURATOR),
 			"As workload 2, but every holder asks for its fencing token (`lock.fencingToken()`) before its work. "
-					+ "Curator's `InterProcessMutex` has no token: its row is the plain cycle. zklock's first grant of "
-					+ "a node has its token free; a handed-off grant pays one `setData` when asked."),
+					+ "Curator's `InterProcessMutex` has no token: its rows are the plain cycle, with one mutex shared "
+					+ "by the 32 threads (the baseline of the table) and with a mutex per thread (the strongest use "
+					+ "of Curator, the baseline of the fenced-lock goals). zklock's token is derived from its node's "
+					+ "zxid and a local count, so a handed-off grant takes its token without a write."),
 
 	ASYNC_ONE_KEY("2a", "One key, 32 callers at once in one JVM, asynchronous and blocking", AsyncOneKeyBenchmark.class,
 			Baseline.sameLibraryWith("form", "sync"),
@@ -79,6 +83,13 @@ enum JmhWorkload {
 					+ "show a lopsided share). The longest gap is the longest time either JVM went between two of "
 					+ "its grants over those iterations: its threads always want the lock, so it is the longest "
 					+ "wait of a JVM while the other had the key (with local handoff, the remote waiter's wait)."),
+
+	TWO_PROCESSES_FENCED("4t", "One key, two JVMs of 8 threads each, every holder asks its fencing token",
+			TwoProcessesFencedBenchmark.class, Baseline.library(Library.CURATOR_PER_THREAD),
+			"As workload 4, but every holder in both JVMs asks for its fencing token (`lock.fencingToken()`) before "
+					+ "its work. Curator's `InterProcessMutex` has no token: its rows are the plain cycle, with one "
+					+ "mutex per key shared by each JVM's threads and with a mutex per thread (the strongest use of "
+					+ "Curator, the baseline)."),
 
 	SHARED("5", "SHARED, 8 threads in one JVM, one key", SharedBenchmark.class, Baseline.library(Library.CURATOR),
 			"Curator: `InterProcessReadWriteLock.readLock()`; zklock: `LockMode.SHARED`. Readers hold the lock "
@@ -144,7 +155,14 @@ enum JmhWorkload {
 	 * Return whether the grants of a second JVM are counted.
 	 */
 	boolean countsGrants() {
-		return this == TWO_PROCESSES;
+		return this == TWO_PROCESSES || this == TWO_PROCESSES_FENCED;
+	}
+
+	/**
+	 * Return the grants of the two JVMs counted by this workload.
+	 */
+	List<GrantCount> grants(List<GrantCount> counts) {
+		return counts.stream().filter((count) -> count.benchmark().equals(this.benchmark.getName())).toList();
 	}
 
 	/**

@@ -1,11 +1,14 @@
 package dev.zklock.benchmarks.report;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.zklock.benchmarks.library.Library;
@@ -21,6 +24,9 @@ import dev.zklock.lock.LockSettings;
 final class LockGoals {
 
 	private static final String P50_NOTE = "p50 speed-up (baseline's p50 ÷ zklock's)";
+
+	/** The verdict of a figure shown beside a goal, not judged itself. */
+	static final String FOR_COMPARISON = "no goal: shown beside the one above";
 
 	private final SetupReport setup;
 
@@ -45,10 +51,19 @@ final class LockGoals {
 				+ " processors busy on average during either, with what the figures alone would say.\n\n");
 		for (SetupReport setup : setups) {
 			out.append("**").append(setup.setup().label()).append("**\n\n");
-			LockGoals goals = new LockGoals(setup, busyProcessors);
-			goals.judge();
-			goals.table.appendTo(out);
+			appendTable(out, setup, busyProcessors, LockGoals::judge);
 		}
+		FencedGoals.append(out, setups, busyProcessors);
+	}
+
+	/**
+	 * Judge goals on the figures of one setup into a table of their own, and append it.
+	 */
+	static void appendTable(StringBuilder out, SetupReport setup, double busyProcessors,
+			Consumer<LockGoals> judge) {
+		LockGoals goals = new LockGoals(setup, busyProcessors);
+		judge.accept(goals);
+		goals.table.appendTo(out);
 	}
 
 	private void judge() {
@@ -74,17 +89,41 @@ final class LockGoals {
 	 */
 	private void versus(String goal, JmhWorkload workload, String method, Library library, Map<String, String> params,
 			Function<Measurement, List<Double>> figure, double times, boolean inverse) {
+		versus(goal, workload, method, library, workload.baseline(), params, figure, times, inverse);
+	}
+
+	/**
+	 * A row against a baseline of its workload, for a goal of "at least so many times".
+	 */
+	void versus(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
+			Map<String, String> params, Function<Measurement, List<Double>> figure, double times, boolean inverse) {
+		judged(goal, workload, method, library, baseline, params, figure, inverse,
+				(ratio, busy) -> GoalVerdict.atLeast(ratio, times).text(busy));
+	}
+
+	/**
+	 * A row against a baseline of its workload, shown beside a goal without a verdict of its own.
+	 */
+	void compared(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
+			Function<Measurement, List<Double>> figure) {
+		judged(goal, workload, method, library, baseline, Map.of(), figure, false,
+				(ratio, busy) -> forComparison(busy));
+	}
+
+	private void judged(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
+			Map<String, String> params, Function<Measurement, List<Double>> figure, boolean inverse,
+			BiFunction<Ratio, Boolean, String> verdict) {
 		Optional<Measurement> row = find(workload, method, library, params);
-		Optional<Measurement> base = row.flatMap((measured) -> workload.baseline().of(measured, select(workload)));
-		String baseline = workload.baseline().label(workload::plainLabel) + (inverse ? "; " + P50_NOTE : "");
+		Optional<Measurement> base = row.flatMap((measured) -> baseline.of(measured, select(workload)));
+		String baselineLabel = baseline.label(workload::plainLabel) + (inverse ? "; " + P50_NOTE : "");
+		String rowLabel = library.label() + " (" + workload.number() + ")";
 		if (row.isEmpty() || base.isEmpty()) {
-			add(goal, library.label() + " (" + workload.number() + ")", baseline, "not measured", "");
+			add(goal, rowLabel, baselineLabel, "not measured", "");
 			return;
 		}
 		Ratio ratio = inverse ? Ratio.of(figure.apply(base.get()), figure.apply(row.get()))
 				: Ratio.of(figure.apply(row.get()), figure.apply(base.get()));
-		add(goal, library.label() + " (" + workload.number() + ")", baseline, ratio.format(),
-				GoalVerdict.atLeast(ratio, times).text(busy(row.get(), base.get())));
+		add(goal, rowLabel, baselineLabel, ratio.format(), verdict.apply(ratio, busy(row.get(), base.get())));
 	}
 
 	private void keptKeyTaken() {
@@ -127,6 +166,20 @@ final class LockGoals {
 
 	static String millis(Duration duration) {
 		return duration.toMillis() + " ms";
+	}
+
+	/**
+	 * Return the verdict of a figure shown beside a goal: none, and whether the machine was busy.
+	 */
+	static String forComparison(boolean busy) {
+		return busy ? "**busy**; " + FOR_COMPARISON : FOR_COMPARISON;
+	}
+
+	/**
+	 * Return a goal's factor as its text says it: {@code 50×}, {@code 0.95×}.
+	 */
+	static String times(double goal) {
+		return BigDecimal.valueOf(goal).stripTrailingZeros().toPlainString() + "×";
 	}
 
 	static LockSettings defaults() {

@@ -55,7 +55,7 @@ final class ResultTables {
 			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
 		}
 		header.add("load 1 min, before → after; other processes (CPUs)");
-		Map<String, List<GrantCount>> grants = grantsPerFork(setup.grants());
+		Map<String, List<GrantCount>> grants = grantsPerFork(workload.grants(setup.grants()));
 		MarkdownTable table = new MarkdownTable(header);
 		for (Measurement measurement : measurements) {
 			List<String> row = new ArrayList<>(
@@ -114,7 +114,7 @@ final class ResultTables {
 	}
 
 	/**
-	 * Return the grants of workload 4 summed per library and fork.
+	 * Return the grants of a two-JVM workload summed per library and fork.
 	 */
 	static Map<String, List<GrantCount>> grantsPerFork(List<GrantCount> counts) {
 		Map<String, Map<Long, GrantCount>> sums = new LinkedHashMap<>();

@@ -14,14 +14,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.ExclusiveLocks;
+import dev.zklock.benchmarks.library.FencedLocks;
 import dev.zklock.benchmarks.library.Library;
 
 /**
- * The second JVM of workload 4: threads of one client locking one key in a loop, as the
- * benchmark JVM does, until the process is stopped or its time is up. Prints {@value #READY}
+ * The second JVM of workloads 4 and 4t: threads of one client locking one key in a loop, as the
+ * benchmark JVM does (asking every grant's fencing token where fenced), until the process is
+ * stopped or its time is up. Prints {@value #READY}
  * and a loopback port once every thread has held the lock; whoever connects to that port reads
  * one line: the number of grants so far, and the longest time between two grants since the
  * previous reader (nanoseconds).
@@ -31,6 +34,12 @@ public final class ContendingProcess {
 	/** Printed, followed by the port to read the grants from, once every thread has held the lock. */
 	public static final String READY = "contending port=";
 
+	/** The last argument where every holder asks for its fencing token. */
+	public static final String FENCED = "fenced";
+
+	/** The last argument for the plain lock cycle. */
+	public static final String PLAIN = "plain";
+
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
 	private ContendingProcess() {
@@ -38,21 +47,23 @@ public final class ContendingProcess {
 
 	/**
 	 * Contend for a key.
-	 * @param args library id, connect string, key, number of threads, most seconds to run
+	 * @param args library id, connect string, key, number of threads, most seconds to run,
+	 * {@value #FENCED} or {@value #PLAIN}
 	 * @throws Exception if interrupted while waiting for the end, or the port cannot be opened
 	 */
 	public static void main(String[] args) throws Exception {
-		if (args.length != 5) {
+		if (args.length != 6 || !(args[5].equals(FENCED) || args[5].equals(PLAIN))) {
 			throw new IllegalArgumentException("Usage: ContendingProcess <library> <connect-string> <key> <threads> "
-					+ "<max-seconds>");
+					+ "<max-seconds> " + FENCED + "|" + PLAIN);
 		}
 		Library library = Library.of(args[0]);
 		String key = args[2];
 		int threads = Integer.parseInt(args[3]);
 		Duration maxTime = Duration.ofSeconds(Long.parseLong(args[4]));
 		CuratorFramework client = CuratorClients.connect(args[1]);
-		ExclusiveLocks locks = library.exclusive(client);
-		Contention contention = new Contention(locks, key, threads);
+		FencedLocks fencedLocks = args[5].equals(FENCED) ? library.fenced(client) : null;
+		ExclusiveLocks locks = (fencedLocks != null) ? fencedLocks : library.exclusive(client);
+		Contention contention = new Contention(locks, fencedLocks, key, threads);
 		ServerSocket counter = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -93,6 +104,8 @@ public final class ContendingProcess {
 
 		private final ExclusiveLocks locks;
 
+		private final @Nullable FencedLocks fencedLocks;
+
 		private final String key;
 
 		private final List<Thread> threads = new ArrayList<>();
@@ -105,8 +118,9 @@ public final class ContendingProcess {
 
 		private volatile boolean running = true;
 
-		Contention(ExclusiveLocks locks, String key, int threads) {
+		Contention(ExclusiveLocks locks, @Nullable FencedLocks fencedLocks, String key, int threads) {
 			this.locks = locks;
+			this.fencedLocks = fencedLocks;
 			this.key = key;
 			this.everyThreadHeld = new CountDownLatch(threads);
 			for (int i = 0; i < threads; i++) {
@@ -148,7 +162,12 @@ public final class ContendingProcess {
 			boolean first = true;
 			while (this.running) {
 				try {
-					this.locks.runExclusive(this.key, ZooKeeperTarget.NO_WORK);
+					if (this.fencedLocks != null) {
+						this.fencedLocks.runFenced(this.key, ZooKeeperTarget.NO_WORK);
+					}
+					else {
+						this.locks.runExclusive(this.key, ZooKeeperTarget.NO_WORK);
+					}
 				}
 				catch (Exception ex) {
 					if (this.running) {

@@ -3,9 +3,10 @@ package dev.zklock.benchmarks.workload;
 import java.util.Locale;
 
 /**
- * The lock grants of the two JVMs of workload 4 over the measurement iterations of one fork,
- * one line of the file the benchmark JVM appends to.
+ * The lock grants of the two JVMs of a two-JVM workload (4, 4t) over the measurement iterations
+ * of one fork, one line of the file the benchmark JVM appends to.
  *
+ * @param benchmark the benchmark class's name, which tells the workloads apart
  * @param library the library id
  * @param fork the process id of the benchmark JVM, which tells its forks apart
  * @param benchmarkJvm the grants to the benchmark JVM
@@ -14,7 +15,7 @@ import java.util.Locale;
  * @param benchmarkJvmLongestGapNanos the longest time between two grants to the benchmark JVM
  * @param otherJvmLongestGapNanos the longest time between two grants to the second JVM
  */
-public record GrantCount(String library, long fork, long benchmarkJvm, long otherJvm, double seconds,
+public record GrantCount(String benchmark, String library, long fork, long benchmarkJvm, long otherJvm, double seconds,
 		long benchmarkJvmLongestGapNanos, long otherJvmLongestGapNanos) {
 
 	/**
@@ -25,12 +26,12 @@ public record GrantCount(String library, long fork, long benchmarkJvm, long othe
 	 */
 	public static GrantCount parse(String line) {
 		String[] fields = line.trim().split("\\s+");
-		if (fields.length != 7) {
+		if (fields.length != 8) {
 			throw new IllegalArgumentException("Not a grant count: '" + line + "'");
 		}
-		return new GrantCount(fields[0], Long.parseLong(fields[1]), Long.parseLong(fields[2]),
-				Long.parseLong(fields[3]), Double.parseDouble(fields[4]), Long.parseLong(fields[5]),
-				Long.parseLong(fields[6]));
+		return new GrantCount(fields[0], fields[1], Long.parseLong(fields[2]), Long.parseLong(fields[3]),
+				Long.parseLong(fields[4]), Double.parseDouble(fields[5]), Long.parseLong(fields[6]),
+				Long.parseLong(fields[7]));
 	}
 
 	/**
@@ -38,18 +39,19 @@ public record GrantCount(String library, long fork, long benchmarkJvm, long othe
 	 * @return the line, with its line break
 	 */
 	public String line() {
-		return String.format(Locale.ROOT, "%s %d %d %d %.6f %d %d%n", this.library, this.fork, this.benchmarkJvm,
-				this.otherJvm, this.seconds, this.benchmarkJvmLongestGapNanos, this.otherJvmLongestGapNanos);
+		return String.format(Locale.ROOT, "%s %s %d %d %d %.6f %d %d%n", this.benchmark, this.library, this.fork,
+				this.benchmarkJvm, this.otherJvm, this.seconds, this.benchmarkJvmLongestGapNanos,
+				this.otherJvmLongestGapNanos);
 	}
 
 	/**
-	 * Add another count of the same library and fork: the grants and times summed, the longest
+	 * Add another count of the same benchmark, library and fork: the grants and times summed, the longest
 	 * gaps the longer of the two.
 	 * @param other the other count
 	 * @return the sum
 	 */
 	public GrantCount plus(GrantCount other) {
-		return new GrantCount(this.library, this.fork, this.benchmarkJvm + other.benchmarkJvm,
+		return new GrantCount(this.benchmark, this.library, this.fork, this.benchmarkJvm + other.benchmarkJvm,
 				this.otherJvm + other.otherJvm, this.seconds + other.seconds,
 				Math.max(this.benchmarkJvmLongestGapNanos, other.benchmarkJvmLongestGapNanos),
 				Math.max(this.otherJvmLongestGapNanos, other.otherJvmLongestGapNanos));

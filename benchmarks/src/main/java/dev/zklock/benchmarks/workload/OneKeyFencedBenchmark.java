@@ -22,7 +22,8 @@ import dev.zklock.benchmarks.library.Library;
 /**
  * Workload 2t: one key, 32 threads of one JVM sharing one client, every holder asking for its
  * fencing token before its (empty) work. Curator's {@code InterProcessMutex} has no token: its
- * row is the plain cycle, the baseline zklock's tokens are measured against.
+ * rows (one mutex shared by the threads, and one per thread) are the plain cycle, the baselines
+ * zklock's tokens are measured against.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -32,7 +33,7 @@ public class OneKeyFencedBenchmark {
 	private static final String KEY = "fenced";
 
 	/** The library under test. */
-	@Param({ "curator", "zklock" })
+	@Param({ "curator", "curator-per-thread", "zklock" })
 	public String library = "zklock";
 
 	private @Nullable CuratorFramework client;

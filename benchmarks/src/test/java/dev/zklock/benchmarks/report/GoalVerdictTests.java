@@ -26,6 +26,17 @@ class GoalVerdictTests {
 	}
 
 	@Test
+	void aGoalBelowOneIsJudgedOnTheIntervalEvenWhereTheForksOverlap() {
+		Ratio closeToTheFloor = Ratio.of(List.of(0.99, 1.0, 1.01), List.of(1.0, 1.01, 1.02));
+		assertThat(closeToTheFloor.differs()).isFalse();
+		assertThat(GoalVerdict.atLeast(closeToTheFloor, 0.95)).isEqualTo(GoalVerdict.MET);
+		Ratio wide = Ratio.of(List.of(0.9, 1.0, 1.1), List.of(0.95, 1.0, 1.05));
+		assertThat(GoalVerdict.atLeast(wide, 0.95)).isEqualTo(GoalVerdict.UNDECIDED);
+		Ratio below = Ratio.of(List.of(0.8, 0.85, 0.88), List.of(0.95, 1.0, 1.05));
+		assertThat(GoalVerdict.atLeast(below, 0.95)).isEqualTo(GoalVerdict.MISSED);
+	}
+
+	@Test
 	void busySaysWhatTheFiguresAloneWouldAndOneForkGivesNoVerdict() {
 		Ratio wellAbove = Ratio.of(List.of(30.0, 32.0), List.of(1.0, 1.1));
 		assertThat(GoalVerdict.atLeast(wellAbove, 20).text(true)).startsWith("**busy**")
