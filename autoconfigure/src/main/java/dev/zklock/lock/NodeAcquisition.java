@@ -515,10 +515,12 @@ final class NodeAcquisition {
 		return (rc, value) -> {
 			this.replySentAt = sentAt;
 			if (rc != Code.OK || value == null) {
-				if (transactionId != null && rc != Code.NODEEXISTS && rc != Code.NONODE) {
-					// The outcome of this transaction is unknown (Curator gave it up). If the
-					// request has moved on, the read that looked for its node may have gone out
-					// before a retry of the transaction was applied: look again.
+				if (transactionId != null && rc != Code.NONODE) {
+					// The outcome of this transaction is unknown: Curator gave it up, or a retry
+					// of it found the key node, which an earlier try that was applied (its reply
+					// lost) created as well. If the request has moved on, the read that looked for
+					// its node may have gone out before that try was applied: look again. (NONODE
+					// is certain: no try was applied, or the key node would exist.)
 					boolean[] stale = new boolean[1];
 					locked(() -> stale[0] = (gen != this.generation || this.phase == Phase.ABANDONED));
 					if (stale[0]) {

@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -11,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -58,6 +60,7 @@ class LockCoreFaultTests {
 	void anAbandonedFirstUseWhoseTransactionReplyWasLostLeavesNoNode() throws Exception {
 		CuratorFramework client = this.support.client();
 		AtomicReference<NodeAcquisition> acquisition = new AtomicReference<>();
+		AtomicBoolean applied = new AtomicBoolean();
 		ZooKeeperPort port = new FaultyPort(new CuratorPort(client, this.scheduler)) {
 
 			@Override
@@ -65,6 +68,7 @@ class LockCoreFaultTests {
 				// The server applies the transaction; its reply is lost with the connection, and
 				// meanwhile the call that wanted the node gave up.
 				super.createKeyAndLockNode(keyPath, lockNodePath, (rc, created) -> {
+					applied.set(rc == Code.OK);
 					acquisition.get().abandon();
 					reply.done(Code.CONNECTIONLOSS, null);
 				});
@@ -77,9 +81,53 @@ class LockCoreFaultTests {
 				(node) -> {
 				}));
 		acquisition.get().start();
-		await().atMost(Duration.ofSeconds(10)).until(() -> client.checkExists().forPath(keyPath) != null);
+		// The key node is a container: the server may remove it once its lock node is gone.
+		await().atMost(Duration.ofSeconds(10)).untilTrue(applied);
 		await().atMost(Duration.ofSeconds(10))
-			.untilAsserted(() -> assertThat(client.getChildren().forPath(keyPath)).as("lock nodes left").isEmpty());
+			.untilAsserted(() -> assertThat(lockNodes(client, keyPath)).as("lock nodes left").isEmpty());
+	}
+
+	@Test
+	void anAbandonedFirstUseWhoseRetriedTransactionFoundTheKeyNodeLeavesNoNode() throws Exception {
+		CuratorFramework client = this.support.client();
+		AtomicReference<Runnable> sendTransaction = new AtomicReference<>();
+		AtomicBoolean applied = new AtomicBoolean();
+		CountDownLatch searched = new CountDownLatch(1);
+		ZooKeeperPort port = new FaultyPort(new CuratorPort(client, this.scheduler)) {
+
+			@Override
+			public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+				// Held back, as a request sent while disconnected: the server applies it later,
+				// its reply is lost, and Curator's retry finds the key node its first try made.
+				sendTransaction.set(() -> super.createKeyAndLockNode(keyPath, lockNodePath, (rc, created) -> {
+					applied.set(rc == Code.OK);
+					reply.done((rc == Code.OK) ? Code.NODEEXISTS : rc, null);
+				}));
+			}
+
+			@Override
+			public void getChildren(String path, @Nullable Runnable watch, Reply<Children> reply) {
+				super.getChildren(path, watch, (rc, read) -> {
+					reply.done(rc, read);
+					searched.countDown();
+				});
+			}
+
+		};
+		String keyPath = LockTestSupport.BASE + "/retried-transaction";
+		ensure(client, LockTestSupport.BASE);
+		NodeAcquisition acquisition = new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, new KeyNodes(),
+				new Stalls(port), (node) -> {
+				});
+		acquisition.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> sendTransaction.get() != null);
+		// The call gives up; the search for its transaction's node reads before the node exists.
+		acquisition.abandon();
+		assertThat(searched.await(10, TimeUnit.SECONDS)).isTrue();
+		sendTransaction.get().run();
+		await().atMost(Duration.ofSeconds(10)).untilTrue(applied);
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(lockNodes(client, keyPath)).as("lock nodes left").isEmpty());
 	}
 
 	@Test
@@ -151,6 +199,15 @@ class LockCoreFaultTests {
 	/**
 	 * A port that passes everything to another one; tests override the request they break.
 	 */
+	private static List<String> lockNodes(CuratorFramework client, String keyPath) throws Exception {
+		try {
+			return client.getChildren().forPath(keyPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			return List.of();
+		}
+	}
+
 	static class FaultyPort implements ZooKeeperPort {
 
 		private final ZooKeeperPort port;
