@@ -23,8 +23,8 @@ import static org.awaitility.Awaitility.await;
  * by the {@code aot} profile before this test), started as a process of its own on the JVM with
  * {@code -Dspring.aot.enabled=true}, on its embedded ZooKeeper server: its bean definitions come
  * from the generated code, not from scanning and conditions. It must still advise the
- * {@code @ZkLocked} methods with their SpEL keys, run the {@code @ZkLeader} report on the leader
- * and answer on the {@code zklock} endpoint. The build must also have made the advised beans' proxies
+ * {@code @ZkLocked} methods with their SpEL keys, run the {@code @ZkLeader} report and start the
+ * {@code @ZkLeaderComponent} feed on the leader, and answer on the {@code zklock} endpoint. The build must also have made the advised beans' proxies
  * and written zklock's runtime hints into the reachability metadata, as a native image needs them.
  * Only with {@code -Paot}:
  * {@code ./mvnw -B -Paot -pl sample-app -am verify -Dtest=AheadOfTimeIT -Dsurefire.failIfNoSpecifiedTests=false}.
@@ -52,7 +52,7 @@ class AheadOfTimeIT {
 			assertThat(Files.readString(log)).contains("Starting AOT-processed InventoryApplication");
 			reservesUnderTheSkusLock(http);
 			aLockHeldElsewhereMakesTheOtherCallersSkip(http);
-			theReportRunsOnTheLeader(http);
+			theReportAndTheFeedRunOnTheLeader(http);
 			assertThat(http.get("/actuator/health").body().path("components").path("zookeeper").path("status")
 				.asString()).isEqualTo("UP");
 		}
@@ -113,12 +113,16 @@ class AheadOfTimeIT {
 		assertThat(http.post("/stock/sku-2/restock-if-free?qty=5").number("available")).isEqualTo(25);
 	}
 
-	private void theReportRunsOnTheLeader(Http http) {
+	private void theReportAndTheFeedRunOnTheLeader(Http http) {
 		JsonNode leadership = http.get("/actuator/zklock").body().path("leadership");
 		assertThat(leadership.path("groups").path("inventory").path("leader").asBoolean()).isTrue();
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> http.get("/leadership").body().path("lowStockReport").path("runsHere").asInt(),
 					(runs) -> runs >= 2);
+		JsonNode feed = await().atMost(Duration.ofSeconds(20))
+			.until(() -> http.get("/actuator/zklock").body().path("leadership").path("groups").path("inventory")
+				.path("components").path(0), (component) -> component.path("running").asBoolean());
+		assertThat(feed.path("beanName").asString()).as("the @ZkLeaderComponent").isEqualTo("reorderFeed");
 	}
 
 	private Process start(Path classes, Path log) throws IOException {
