@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.sample.report.LowStockReport;
+import dev.zklock.sample.report.ReorderFeed;
 import dev.zklock.test.EmbeddedZooKeeper;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -35,6 +36,9 @@ class LeadershipEndpointTests {
 	@Autowired
 	private LowStockReport report;
 
+	@Autowired
+	private ReorderFeed feed;
+
 	@Test
 	void leadershipShowsThisInstanceLeadingTheApplicationsGroup() {
 		String id = this.leadership.participantId();
@@ -54,6 +58,20 @@ class LeadershipEndpointTests {
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.report.runs() >= 2);
 		Http.Response response = new Http(this.port).get("/leadership");
 		assertThat(response.body().path("lowStockReport").path("runsHere").asInt()).isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void theReorderFeedRunsOnTheLeader() {
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.feed.rounds() >= 1);
+		JsonNode component = new Http(this.port).get("/actuator/zklock")
+			.body()
+			.path("leadership")
+			.path("groups")
+			.path("inventory")
+			.path("components")
+			.path(0);
+		assertThat(component.path("beanName").asString()).isEqualTo("reorderFeed");
+		assertThat(component.path("running").asBoolean()).isTrue();
 	}
 
 	@Test
