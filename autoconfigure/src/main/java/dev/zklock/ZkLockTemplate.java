@@ -24,6 +24,8 @@ import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
 import dev.zklock.lock.LockSettings;
+import dev.zklock.lock.NodeOwner;
+import dev.zklock.lock.NodeOwners;
 import dev.zklock.lock.LockKeys;
 import dev.zklock.lock.ThreadHolds;
 import dev.zklock.lock.WaitingCallInfo;
@@ -104,6 +106,26 @@ public class ZkLockTemplate implements AutoCloseable {
 		this.engine = new LockEngine(client, basePath, interruptOnLost, listener, settings);
 		this.defaultWaitTime = defaultWaitTime;
 		this.listener = listener;
+	}
+
+	/**
+	 * Return the participant id that this instance's lock nodes name in their data.
+	 * @return the participant id
+	 * @since 0.2.0
+	 */
+	public String getParticipantId() {
+		return this.engine.participantId();
+	}
+
+	/**
+	 * Name this instance in the data of the lock nodes it creates ({@link NodeOwner}): by default
+	 * {@code application@<host>:<pid>}; the auto-configuration gives the participant id of
+	 * leader election.
+	 * @param participantId the participant id
+	 * @since 0.2.0
+	 */
+	public void setParticipantId(String participantId) {
+		this.engine.setParticipantId(participantId);
 	}
 
 	/**
@@ -211,7 +233,7 @@ public class ZkLockTemplate implements AutoCloseable {
 			@Nullable Duration waitTime, LockCallback<T, E> callback, Supplier<T> onTimeout) throws E {
 		List<String> ordered = LockKeys.ordered(keys);
 		LockCall call = this.listener.callStarted(name, ordered, mode);
-		Acquisition acquisition = acquire(ordered, mode, waitTime, call);
+		Acquisition acquisition = acquire(name, ordered, mode, waitTime, call);
 		if (acquisition == null) {
 			return notAcquired(onTimeout, call);
 		}
@@ -370,12 +392,19 @@ public class ZkLockTemplate implements AutoCloseable {
 		LockCall call = this.listener.callStarted(name, ordered, mode);
 		Executor executor = asyncExecutor();
 		CompletableFuture<@Nullable Acquisition> acquiring;
+		@Nullable String label = NodeOwners.take(name);
+		@Nullable String outer = (label != null) ? NodeOwners.callingAs(label) : null;
 		try {
 			acquiring = this.engine.acquireAsync(ordered, mode, effective(waitTime), executor);
 		}
 		catch (RuntimeException ex) {
 			call.notAcquired(AcquisitionOutcome.ERROR, ex);
 			return CompletableFuture.failedFuture(ex);
+		}
+		finally {
+			if (label != null) {
+				NodeOwners.restore(outer);
+			}
 		}
 		CompletableFuture<LockLease> lease = acquiring.handle((acquisition, failure) -> {
 			if (failure != null) {
@@ -509,8 +538,10 @@ public class ZkLockTemplate implements AutoCloseable {
 		}
 	}
 
-	private @Nullable Acquisition acquire(List<String> ordered, LockMode mode, @Nullable Duration waitTime,
-			LockCall call) {
+	private @Nullable Acquisition acquire(@Nullable String name, List<String> ordered, LockMode mode,
+			@Nullable Duration waitTime, LockCall call) {
+		@Nullable String label = NodeOwners.take(name);
+		@Nullable String outer = (label != null) ? NodeOwners.callingAs(label) : null;
 		try {
 			return this.engine.acquire(ordered, mode, effective(waitTime));
 		}
@@ -524,6 +555,11 @@ public class ZkLockTemplate implements AutoCloseable {
 		catch (RuntimeException | Error ex) {
 			call.notAcquired(AcquisitionOutcome.ERROR, ex);
 			throw ex;
+		}
+		finally {
+			if (label != null) {
+				NodeOwners.restore(outer);
+			}
 		}
 	}
 

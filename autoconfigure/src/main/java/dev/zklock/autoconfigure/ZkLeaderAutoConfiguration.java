@@ -1,6 +1,7 @@
 package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLeadership;
+import dev.zklock.ZkLockTemplate;
 import dev.zklock.leader.FixedLeadership;
 import dev.zklock.leader.LeaderComponents;
 import dev.zklock.leader.LeaderElections;
@@ -45,7 +46,7 @@ import org.springframework.util.StringUtils;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@AutoConfiguration(after = { ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class })
 @ConditionalOnClass(CuratorFramework.class)
 @Conditional(OnClientOrLeaderTestModeCondition.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
@@ -98,9 +99,10 @@ public final class ZkLeaderAutoConfiguration {
 	@ConditionalOnBean(CuratorFramework.class)
 	@ConditionalOnProperty(name = "zklock.leader.test-mode", havingValue = "election", matchIfMissing = true)
 	LeaderElections zkLeadership(CuratorFramework client, ZkLockProperties properties,
-			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment) {
+			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment,
+			ObjectProvider<ZkLockTemplate> template) {
 		ZkLockProperties.Leader leader = properties.getLeader();
-		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment),
+		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment, template),
 				properties.getConnectionTimeout(), publisher, zklockLeaderMethods, leader.getGroups());
 	}
 
@@ -120,6 +122,25 @@ public final class ZkLeaderAutoConfiguration {
 	private static String participantId(ZkLockProperties.Leader leader, Environment environment) {
 		String participantId = leader.getParticipantId();
 		return StringUtils.hasText(participantId) ? participantId : ParticipantIds.next(applicationName(environment));
+	}
+
+	/**
+	 * Return the participant id of the elections: the one the lock nodes name, when the
+	 * auto-configuration made the lock template, so that one instance has one id.
+	 */
+	private static String participantId(ZkLockProperties.Leader leader, Environment environment,
+			ObjectProvider<ZkLockTemplate> template) {
+		ZkLockTemplate locks = template.getIfUnique();
+		return (locks != null && !StringUtils.hasText(leader.getParticipantId())) ? locks.getParticipantId()
+				: participantId(leader, environment);
+	}
+
+	/**
+	 * Return the participant id of an instance, as the auto-configuration gives it to the lock
+	 * template and the elections.
+	 */
+	static String participantId(Environment environment) {
+		return participantId(leaderProperties(environment), environment);
 	}
 
 	private static ZkLockProperties.Leader leaderProperties(Environment environment) {

@@ -59,10 +59,11 @@ public final class ZkLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
-			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory) {
+			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory, Environment environment) {
 		ZkLockProperties.Lock lock = properties.getLock();
 		ZkLockTemplate template = new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(),
 				lock.isInterruptOnLost(), LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
+		template.setParticipantId(ZkLeaderAutoConfiguration.participantId(environment));
 		Executor executor = asyncExecutor(lock.getAsyncExecutor(), beanFactory);
 		if (executor != null) {
 			template.setAsyncExecutor(executor);

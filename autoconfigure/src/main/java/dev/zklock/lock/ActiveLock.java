@@ -68,6 +68,8 @@ final class ActiveLock {
 
 	private long latestToken;
 
+	private volatile byte[] data = new byte[0];
+
 	/**
 	 * Create the state of a node that was just granted.
 	 * @param onChange told after every state change, outside this object's lock
@@ -86,6 +88,15 @@ final class ActiveLock {
 
 	String key() {
 		return this.key;
+	}
+
+	/**
+	 * Keep the data the node was created with ({@link NodeOwner}): a write to the node writes it
+	 * again, so that the node goes on naming its owner.
+	 */
+	ActiveLock ownedBy(byte[] data) {
+		this.data = data;
+		return this;
 	}
 
 	LockMode mode() {
@@ -374,7 +385,7 @@ final class ActiveLock {
 	 */
 	private CompletableFuture<NodeStat> write() {
 		CompletableFuture<NodeStat> answer = new CompletableFuture<>();
-		this.port.touch(this.node.path(), (rc, stat) -> {
+		this.port.touch(this.node.path(), this.data, (rc, stat) -> {
 			if (rc == Code.OK && stat != null) {
 				answer.complete(stat);
 			}

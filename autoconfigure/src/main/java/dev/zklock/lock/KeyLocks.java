@@ -31,6 +31,8 @@ final class KeyLocks {
 
 	private final LockCallListener listener;
 
+	private final NodeOwners owners;
+
 	private final AtomicInteger keptCount = new AtomicInteger();
 
 	private final LongAdder handoffs = new LongAdder();
@@ -40,7 +42,7 @@ final class KeyLocks {
 	private final LongAdder releasesOnRequest = new LongAdder();
 
 	KeyLocks(ZooKeeperPort port, LockSettings settings, KeyNodes keyNodes, Stalls stalls, SessionGuard guard,
-			Pauses pauses, LockCallListener listener) {
+			Pauses pauses, LockCallListener listener, NodeOwners owners) {
 		this.port = port;
 		this.settings = settings;
 		this.keyNodes = keyNodes;
@@ -48,6 +50,7 @@ final class KeyLocks {
 		this.guard = guard;
 		this.pauses = pauses;
 		this.listener = listener;
+		this.owners = owners;
 	}
 
 	KeyLock obtain(String key, String keyPath) {
@@ -144,6 +147,10 @@ final class KeyLocks {
 
 	KeyNodes keyNodes() {
 		return this.keyNodes;
+	}
+
+	NodeOwners owners() {
+		return this.owners;
 	}
 
 	Stalls stalls() {

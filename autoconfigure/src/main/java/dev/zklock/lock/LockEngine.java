@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
+import dev.zklock.leader.ParticipantIds;
 
 import org.springframework.util.ConcurrentLruCache;
 
@@ -50,6 +51,8 @@ public final class LockEngine implements AutoCloseable {
 	private final ConcurrentLruCache<String, String> paths;
 
 	private final LockCallListener listener;
+
+	private final NodeOwners owners = new NodeOwners(ParticipantIds.unnumbered("application"));
 
 	/**
 	 * Create an engine with the default settings.
@@ -99,10 +102,28 @@ public final class LockEngine implements AutoCloseable {
 		Stalls stalls = new Stalls(this.port);
 		KeyNodes keyNodes = new KeyNodes();
 		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
-		this.recipe = new LockRecipe(this.port, keyNodes, stalls);
-		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener);
+		this.recipe = new LockRecipe(this.port, keyNodes, stalls, this.owners);
+		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener,
+				this.owners);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> LockNodes.path(basePath, LockKeys.encode(key)));
 		this.port.addConnectionListener(this.guard);
+	}
+
+	/**
+	 * Return the participant id that this instance's lock nodes name ({@link NodeOwner}).
+	 * @return the participant id
+	 */
+	public String participantId() {
+		return this.owners.participant();
+	}
+
+	/**
+	 * Name this instance in the data of the lock nodes it creates from now on: by default
+	 * {@code application@<host>:<pid>}.
+	 * @param participantId the participant id
+	 */
+	public void setParticipantId(String participantId) {
+		this.owners.participant(participantId);
 	}
 
 	/**
@@ -315,7 +336,7 @@ public final class LockEngine implements AutoCloseable {
 			return null;
 		}
 		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, () -> {
-		});
+		}).ownedBy(this.recipe.data(waiter));
 		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
 		lock.added(hold);
 		this.guard.add(lock, this.port);

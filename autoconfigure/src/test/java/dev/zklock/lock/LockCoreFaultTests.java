@@ -61,10 +61,10 @@ class LockCoreFaultTests {
 		ZooKeeperPort port = new FaultyPort(new CuratorPort(client, this.scheduler)) {
 
 			@Override
-			public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+			public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
 				// The server applies the transaction; its reply is lost with the connection, and
 				// meanwhile the call that wanted the node gave up.
-				super.createKeyAndLockNode(keyPath, lockNodePath, (rc, created) -> {
+				super.createKeyAndLockNode(keyPath, lockNodePath, data, (rc, created) -> {
 					acquisition.get().abandon();
 					reply.done(Code.CONNECTIONLOSS, null);
 				});
@@ -160,13 +160,13 @@ class LockCoreFaultTests {
 		}
 
 		@Override
-		public void createLockNode(String path, Reply<Created> reply) {
-			this.port.createLockNode(path, reply);
+		public void createLockNode(String path, byte[] data, Reply<Created> reply) {
+			this.port.createLockNode(path, data, reply);
 		}
 
 		@Override
-		public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
-			this.port.createKeyAndLockNode(keyPath, lockNodePath, reply);
+		public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
+			this.port.createKeyAndLockNode(keyPath, lockNodePath, data, reply);
 		}
 
 		@Override
@@ -190,8 +190,8 @@ class LockCoreFaultTests {
 		}
 
 		@Override
-		public void touch(String path, Reply<NodeStat> reply) {
-			this.port.touch(path, reply);
+		public void touch(String path, byte[] data, Reply<NodeStat> reply) {
+			this.port.touch(path, data, reply);
 		}
 
 		@Override
