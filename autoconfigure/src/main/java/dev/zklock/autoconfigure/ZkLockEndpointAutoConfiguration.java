@@ -5,7 +5,9 @@ import org.apache.curator.framework.CuratorFramework;
 import dev.zklock.ZkLeadership;
 import dev.zklock.leader.LeaderComponents;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.actuate.ZkLockClusterEndpoint;
 import dev.zklock.actuate.ZkLockEndpoint;
+import dev.zklock.cluster.ClusterView;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -14,6 +16,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -27,6 +30,7 @@ import org.springframework.context.annotation.Bean;
 		ZkLeaderAutoConfiguration.class })
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockEndpointAutoConfiguration {
 
 	@Bean
@@ -36,6 +40,14 @@ public final class ZkLockEndpointAutoConfiguration {
 			ObjectProvider<ZkLeadership> leadership, ObjectProvider<LeaderComponents> components) {
 		return new ZkLockEndpoint(client, template.getIfAvailable(), leadership.getIfAvailable(),
 				components.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	ZkLockClusterEndpoint zkLockClusterEndpoint(CuratorFramework client, ZkLockProperties properties) {
+		return new ZkLockClusterEndpoint(new ClusterView(client, properties.getLock().getBasePath(),
+				properties.getLeader().getBasePath()));
 	}
 
 }
