@@ -129,6 +129,31 @@ public class ZkLockTemplate implements AutoCloseable {
 	}
 
 	/**
+	 * Lose the lock nodes of this instance that an operator released from another instance
+	 * ({@code DELETE /actuator/zklockcluster/{key}}), as on a lost session: each holder's
+	 * {@link HeldLock#isValid()} turns false, its call ends with {@link LockLostException}, the
+	 * lost-lock listener is told, and its thread is interrupted with
+	 * {@code zklock.lock.interrupt-on-lost}; the key's waiting calls ask for a new node.
+	 * @param nodePaths the released nodes' full paths
+	 * @param sessionId the session that owned them: nodes of another session are not touched
+	 * @param why what the holders are told
+	 * @return how many of the nodes this instance held
+	 * @since 0.2.0
+	 */
+	public int loseReleased(Collection<String> nodePaths, long sessionId, String why) {
+		return this.engine.loseReleased(nodePaths, sessionId, why);
+	}
+
+	/**
+	 * Return this instance's ZooKeeper session id, 0 when it has none.
+	 * @return the session id
+	 * @since 0.2.0
+	 */
+	public long sessionId() {
+		return this.engine.sessionId();
+	}
+
+	/**
 	 * Return the wait time used when a call names none.
 	 * @return the default wait time
 	 */

@@ -4,6 +4,8 @@ import java.util.concurrent.Executor;
 
 import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.cluster.ForcedReleaseListener;
+import dev.zklock.cluster.InstanceControl;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
 import dev.zklock.lock.aop.LockSpecs;
@@ -69,6 +71,18 @@ public final class ZkLockAutoConfiguration {
 			template.setAsyncExecutor(executor);
 		}
 		return template;
+	}
+
+	/**
+	 * The instance's control node, through which another instance's forced release reaches this
+	 * instance's holders at once.
+	 */
+	@Bean(initMethod = "start", destroyMethod = "close")
+	@ConditionalOnMissingBean
+	InstanceControl zklockInstanceControl(CuratorFramework client, ZkLockProperties properties,
+			ZkLockTemplate zkLockTemplate, ObjectProvider<ForcedReleaseListener> listener) {
+		return new InstanceControl(client, properties.getLock().getBasePath(), zkLockTemplate,
+				listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
 	}
 
 	private static @Nullable Executor asyncExecutor(@Nullable String name, BeanFactory beanFactory) {

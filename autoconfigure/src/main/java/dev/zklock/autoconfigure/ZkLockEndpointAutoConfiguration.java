@@ -1,5 +1,7 @@
 package dev.zklock.autoconfigure;
 
+import java.time.Duration;
+
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.ZkLeadership;
@@ -7,7 +9,9 @@ import dev.zklock.leader.LeaderComponents;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.actuate.ZkLockClusterEndpoint;
 import dev.zklock.actuate.ZkLockEndpoint;
+import dev.zklock.cluster.ClusterRelease;
 import dev.zklock.cluster.ClusterView;
+import dev.zklock.cluster.ForcedReleaseListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -17,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -33,6 +38,11 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockEndpointAutoConfiguration {
 
+	/**
+	 * How long a forced release waits for the owning instance to confirm that its holders know.
+	 */
+	static final Duration RELEASE_OWNER_WAIT = Duration.ofSeconds(5);
+
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
@@ -45,9 +55,15 @@ public final class ZkLockEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint
-	ZkLockClusterEndpoint zkLockClusterEndpoint(CuratorFramework client, ZkLockProperties properties) {
-		return new ZkLockClusterEndpoint(new ClusterView(client, properties.getLock().getBasePath(),
-				properties.getLeader().getBasePath()));
+	ZkLockClusterEndpoint zkLockClusterEndpoint(CuratorFramework client, ZkLockProperties properties,
+			ObjectProvider<ZkLockTemplate> template, ApplicationEventPublisher publisher,
+			ObjectProvider<ForcedReleaseListener> listener) {
+		String lockBasePath = properties.getLock().getBasePath();
+		ZkLockTemplate locks = template.getIfUnique();
+		ClusterRelease release = (locks != null)
+				? new ClusterRelease(client, lockBasePath, locks.getParticipantId(), RELEASE_OWNER_WAIT) : null;
+		return new ZkLockClusterEndpoint(new ClusterView(client, lockBasePath, properties.getLeader().getBasePath()),
+				release, publisher, listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
 	}
 
 }

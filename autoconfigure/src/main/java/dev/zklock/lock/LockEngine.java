@@ -2,6 +2,7 @@ package dev.zklock.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -124,6 +125,28 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public void setParticipantId(String participantId) {
 		this.owners.participant(participantId);
+	}
+
+	/**
+	 * Lose the lock nodes that an operator released from another instance, as on a lost
+	 * session: their holders' calls end with {@link dev.zklock.LockLostException}, the
+	 * lost-lock listener is told, holders are interrupted if so configured, and waiters ask for
+	 * a new node.
+	 * @param nodePaths the released nodes' full paths
+	 * @param sessionId the session that owned them
+	 * @param why what the holders are told
+	 * @return how many of them this instance held
+	 */
+	public int loseReleased(Collection<String> nodePaths, long sessionId, String why) {
+		return this.guard.loseReleased(nodePaths, sessionId, why);
+	}
+
+	/**
+	 * Return the current session id, 0 when there is none.
+	 * @return the session id
+	 */
+	public long sessionId() {
+		return this.port.sessionId();
 	}
 
 	/**
