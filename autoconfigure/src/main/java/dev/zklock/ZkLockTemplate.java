@@ -1,6 +1,7 @@
 package dev.zklock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,6 +25,7 @@ import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
 import dev.zklock.lock.LockSettings;
+import dev.zklock.lock.LongHold;
 import dev.zklock.lock.NodeOwner;
 import dev.zklock.lock.NodeOwners;
 import dev.zklock.lock.LockKeys;
@@ -519,6 +521,17 @@ public class ZkLockTemplate implements AutoCloseable {
 	 */
 	public List<HeldLockInfo> heldLocks() {
 		return this.engine.heldLocks();
+	}
+
+	/**
+	 * Return the locks held since before a given instant, oldest first, with each blocking
+	 * holder's stack.
+	 * @param before the instant
+	 * @return the holds
+	 * @since 0.2.0
+	 */
+	public List<LongHold> holdsSince(Instant before) {
+		return this.engine.holdsSince(before);
 	}
 
 	/**

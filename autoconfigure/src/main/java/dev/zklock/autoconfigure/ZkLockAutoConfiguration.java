@@ -1,5 +1,6 @@
 package dev.zklock.autoconfigure;
 
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import dev.zklock.ReactiveZkLockTemplate;
@@ -8,6 +9,7 @@ import dev.zklock.cluster.ForcedReleaseListener;
 import dev.zklock.cluster.InstanceControl;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
+import dev.zklock.lock.LongHoldWarnings;
 import dev.zklock.lock.aop.LockSpecs;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
@@ -83,6 +85,16 @@ public final class ZkLockAutoConfiguration {
 			ZkLockTemplate zkLockTemplate, ObjectProvider<ForcedReleaseListener> listener) {
 		return new InstanceControl(client, properties.getLock().getBasePath(), zkLockTemplate,
 				listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
+	}
+
+	/**
+	 * Warnings of locks held longer than {@code zklock.lock.long-hold-warning}.
+	 */
+	@Bean(initMethod = "start", destroyMethod = "close")
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty("zklock.lock.long-hold-warning")
+	LongHoldWarnings zklockLongHoldWarnings(ZkLockTemplate zkLockTemplate, ZkLockProperties properties) {
+		return new LongHoldWarnings(zkLockTemplate, Objects.requireNonNull(properties.getLock().getLongHoldWarning()));
 	}
 
 	private static @Nullable Executor asyncExecutor(@Nullable String name, BeanFactory beanFactory) {

@@ -99,6 +99,14 @@ final class ActiveLock {
 		return this;
 	}
 
+	/**
+	 * Return the call that asked for the node, as its data names it.
+	 */
+	@Nullable String call() {
+		NodeOwner owner = NodeOwner.parse(this.data);
+		return (owner != null) ? owner.call() : null;
+	}
+
 	LockMode mode() {
 		return this.node.mode();
 	}

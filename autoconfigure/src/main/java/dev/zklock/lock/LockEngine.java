@@ -1,6 +1,7 @@
 package dev.zklock.lock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -260,6 +261,31 @@ public final class LockEngine implements AutoCloseable {
 			lock.holds().forEach((hold) -> held.add(HeldLockInfo.of(hold)));
 		}
 		return held;
+	}
+
+	/**
+	 * Return the holds that began before a given instant, oldest first, one for each key and
+	 * holder (a reentrant call's inner holds are left out).
+	 * @param before the instant
+	 * @return the holds
+	 */
+	public List<LongHold> holdsSince(Instant before) {
+		java.util.Map<String, LongHold> oldest = new java.util.LinkedHashMap<>();
+		for (ActiveLock lock : this.guard.held()) {
+			for (Hold hold : lock.holds()) {
+				if (hold.since().isBefore(before)) {
+					String id = lock.key() + "\n" + hold.holderName() + "\n" + System.identityHashCode(hold.lock());
+					LongHold seen = oldest.get(id);
+					if (seen == null || hold.since().isBefore(seen.since())) {
+						oldest.put(id, new LongHold(lock.key(), hold.mode(), lock.call(), hold.holderName(),
+								hold.since(), List.of(hold.holderStack())));
+					}
+				}
+			}
+		}
+		List<LongHold> holds = new ArrayList<>(oldest.values());
+		holds.sort(java.util.Comparator.comparing(LongHold::since));
+		return holds;
 	}
 
 	/**
