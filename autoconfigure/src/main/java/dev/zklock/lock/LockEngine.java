@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -270,7 +273,7 @@ public final class LockEngine implements AutoCloseable {
 	 * @return the holds
 	 */
 	public List<LongHold> holdsSince(Instant before) {
-		java.util.Map<String, LongHold> oldest = new java.util.LinkedHashMap<>();
+		Map<String, LongHold> oldest = new LinkedHashMap<>();
 		for (ActiveLock lock : this.guard.held()) {
 			for (Hold hold : lock.holds()) {
 				if (hold.since().isBefore(before)) {
@@ -284,7 +287,7 @@ public final class LockEngine implements AutoCloseable {
 			}
 		}
 		List<LongHold> holds = new ArrayList<>(oldest.values());
-		holds.sort(java.util.Comparator.comparing(LongHold::since));
+		holds.sort(Comparator.comparing(LongHold::since));
 		return holds;
 	}
 

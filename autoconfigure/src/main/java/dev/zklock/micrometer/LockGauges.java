@@ -1,5 +1,8 @@
 package dev.zklock.micrometer;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -63,10 +66,10 @@ public final class LockGauges implements MeterBinder {
 	}
 
 	private static double oldestHold(ZkLockTemplate template) {
-		java.time.Instant now = java.time.Instant.now();
+		Instant now = Instant.now();
 		return template.heldLocks()
 			.stream()
-			.mapToDouble((held) -> java.time.Duration.between(held.since(), now).toNanos() / 1e9)
+			.mapToDouble((held) -> Duration.between(held.since(), now).toNanos() / 1e9)
 			.max()
 			.orElse(0);
 	}

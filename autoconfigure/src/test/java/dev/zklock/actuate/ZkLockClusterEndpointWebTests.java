@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLeadership;
+import dev.zklock.ZkLockContext;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.test.EmbeddedZooKeeper;
@@ -207,7 +208,7 @@ class ZkLockClusterEndpointWebTests {
 
 		@ZkLocked(key = "'stock:' + #sku")
 		public long count(String sku) throws InterruptedException {
-			this.token = dev.zklock.ZkLockContext.current().fencingToken();
+			this.token = ZkLockContext.current().fencingToken();
 			this.holds.countDown();
 			this.release.await(60, TimeUnit.SECONDS);
 			return this.token;

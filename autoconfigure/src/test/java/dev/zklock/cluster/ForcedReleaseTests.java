@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -140,7 +141,7 @@ class ForcedReleaseTests {
 		assertThat(bToken).isGreaterThan(aToken.get());
 		assertThat(bCall.get(30, TimeUnit.SECONDS)).isTrue();
 		aMayWrite.countDown();
-		assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+		assertThatExceptionOfType(ExecutionException.class)
 			.isThrownBy(() -> aCall.get(30, TimeUnit.SECONDS))
 			.withCauseInstanceOf(LockLostException.class)
 			.withMessageContaining("stock:1");

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -71,9 +72,9 @@ class NodeOwnerTests {
 				(lock) -> ownerOfTheOnlyNode(reader, "owner:shared"), () -> null);
 		assertThat(shared).isEqualTo(new NodeOwner("inventory@host-1:4242", null, LockMode.SHARED, shared.asked()));
 		NodeOwner async = template.executeOrElseAsync("restock", List.of("owner:async"), LockMode.EXCLUSIVE, null,
-				(lock) -> java.util.concurrent.CompletableFuture
+				(lock) -> CompletableFuture
 					.completedFuture(ownerOfTheOnlyNode(reader, "owner:async")),
-				() -> java.util.concurrent.CompletableFuture.completedFuture(null))
+				() -> CompletableFuture.completedFuture(null))
 			.get();
 		assertThat(async.call()).isEqualTo("restock");
 	}
