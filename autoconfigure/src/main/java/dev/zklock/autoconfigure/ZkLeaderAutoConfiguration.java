@@ -1,7 +1,6 @@
 package dev.zklock.autoconfigure;
 
 import dev.zklock.ZkLeadership;
-import dev.zklock.ZkLockTemplate;
 import dev.zklock.leader.FixedLeadership;
 import dev.zklock.leader.LeaderComponents;
 import dev.zklock.leader.LeaderElections;
@@ -100,9 +99,9 @@ public final class ZkLeaderAutoConfiguration {
 	@ConditionalOnProperty(name = "zklock.leader.test-mode", havingValue = "election", matchIfMissing = true)
 	LeaderElections zkLeadership(CuratorFramework client, ZkLockProperties properties,
 			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment,
-			ObjectProvider<ZkLockTemplate> template) {
+			ObjectProvider<InstanceParticipant> participant) {
 		ZkLockProperties.Leader leader = properties.getLeader();
-		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment, template),
+		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment, participant),
 				properties.getConnectionTimeout(), publisher, zklockLeaderMethods, leader.getGroups());
 	}
 
@@ -125,14 +124,13 @@ public final class ZkLeaderAutoConfiguration {
 	}
 
 	/**
-	 * Return the participant id of the elections: the one the lock nodes name, when the
-	 * auto-configuration made the lock template, so that one instance has one id.
+	 * Return the participant id of the elections: the one the auto-configured lock template's
+	 * nodes name, when locks are auto-configured, so that one instance has one id.
 	 */
 	private static String participantId(ZkLockProperties.Leader leader, Environment environment,
-			ObjectProvider<ZkLockTemplate> template) {
-		ZkLockTemplate locks = template.getIfUnique();
-		return (locks != null && !StringUtils.hasText(leader.getParticipantId())) ? locks.getParticipantId()
-				: participantId(leader, environment);
+			ObjectProvider<InstanceParticipant> participant) {
+		InstanceParticipant shared = participant.getIfUnique();
+		return (shared != null) ? shared.id() : participantId(leader, environment);
 	}
 
 	/**

@@ -63,16 +63,22 @@ public final class ZkLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
-			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory, Environment environment) {
+			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory, InstanceParticipant zklockParticipant) {
 		ZkLockProperties.Lock lock = properties.getLock();
 		ZkLockTemplate template = new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(),
 				lock.isInterruptOnLost(), LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
-		template.setParticipantId(ZkLeaderAutoConfiguration.participantId(environment));
+		template.setParticipantId(zklockParticipant.id());
 		Executor executor = asyncExecutor(lock.getAsyncExecutor(), beanFactory);
 		if (executor != null) {
 			template.setAsyncExecutor(executor);
 		}
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InstanceParticipant zklockParticipant(Environment environment) {
+		return new InstanceParticipant(ZkLeaderAutoConfiguration.participantId(environment));
 	}
 
 	/**
