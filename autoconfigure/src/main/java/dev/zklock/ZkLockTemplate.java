@@ -1,6 +1,7 @@
 package dev.zklock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -24,6 +25,9 @@ import dev.zklock.lock.LockCall;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockEngine;
 import dev.zklock.lock.LockSettings;
+import dev.zklock.lock.LongHold;
+import dev.zklock.lock.NodeOwner;
+import dev.zklock.lock.NodeOwners;
 import dev.zklock.lock.LockKeys;
 import dev.zklock.lock.ThreadHolds;
 import dev.zklock.lock.WaitingCallInfo;
@@ -104,6 +108,51 @@ public class ZkLockTemplate implements AutoCloseable {
 		this.engine = new LockEngine(client, basePath, interruptOnLost, listener, settings);
 		this.defaultWaitTime = defaultWaitTime;
 		this.listener = listener;
+	}
+
+	/**
+	 * Return the participant id that this instance's lock nodes name in their data.
+	 * @return the participant id
+	 * @since 0.2.0
+	 */
+	public String getParticipantId() {
+		return this.engine.participantId();
+	}
+
+	/**
+	 * Name this instance in the data of the lock nodes it creates ({@link NodeOwner}): by default
+	 * {@code application@<host>:<pid>}; the auto-configuration gives the participant id of
+	 * leader election.
+	 * @param participantId the participant id
+	 * @since 0.2.0
+	 */
+	public void setParticipantId(String participantId) {
+		this.engine.setParticipantId(participantId);
+	}
+
+	/**
+	 * Lose the lock nodes of this instance that an operator released from another instance
+	 * ({@code DELETE /actuator/zklockcluster/{key}}), as on a lost session: each holder's
+	 * {@link HeldLock#isValid()} turns false, its call ends with {@link LockLostException}, the
+	 * lost-lock listener is told, and its thread is interrupted with
+	 * {@code zklock.lock.interrupt-on-lost}; the key's waiting calls ask for a new node.
+	 * @param nodePaths the released nodes' full paths
+	 * @param sessionId the session that owned them: nodes of another session are not touched
+	 * @param why what the holders are told
+	 * @return how many of the nodes this instance held
+	 * @since 0.2.0
+	 */
+	public int loseReleased(Collection<String> nodePaths, long sessionId, String why) {
+		return this.engine.loseReleased(nodePaths, sessionId, why);
+	}
+
+	/**
+	 * Return this instance's ZooKeeper session id, 0 when it has none.
+	 * @return the session id
+	 * @since 0.2.0
+	 */
+	public long sessionId() {
+		return this.engine.sessionId();
 	}
 
 	/**
@@ -211,7 +260,7 @@ public class ZkLockTemplate implements AutoCloseable {
 			@Nullable Duration waitTime, LockCallback<T, E> callback, Supplier<T> onTimeout) throws E {
 		List<String> ordered = LockKeys.ordered(keys);
 		LockCall call = this.listener.callStarted(name, ordered, mode);
-		Acquisition acquisition = acquire(ordered, mode, waitTime, call);
+		Acquisition acquisition = acquire(name, ordered, mode, waitTime, call);
 		if (acquisition == null) {
 			return notAcquired(onTimeout, call);
 		}
@@ -370,12 +419,19 @@ public class ZkLockTemplate implements AutoCloseable {
 		LockCall call = this.listener.callStarted(name, ordered, mode);
 		Executor executor = asyncExecutor();
 		CompletableFuture<@Nullable Acquisition> acquiring;
+		@Nullable String label = NodeOwners.take(name);
+		@Nullable String outer = (label != null) ? NodeOwners.callingAs(label) : null;
 		try {
 			acquiring = this.engine.acquireAsync(ordered, mode, effective(waitTime), executor);
 		}
 		catch (RuntimeException ex) {
 			call.notAcquired(AcquisitionOutcome.ERROR, ex);
 			return CompletableFuture.failedFuture(ex);
+		}
+		finally {
+			if (label != null) {
+				NodeOwners.restore(outer);
+			}
 		}
 		CompletableFuture<LockLease> lease = acquiring.handle((acquisition, failure) -> {
 			if (failure != null) {
@@ -468,6 +524,17 @@ public class ZkLockTemplate implements AutoCloseable {
 	}
 
 	/**
+	 * Return the locks held since before a given instant, oldest first, with each blocking
+	 * holder's stack.
+	 * @param before the instant
+	 * @return the holds
+	 * @since 0.2.0
+	 */
+	public List<LongHold> holdsSince(Instant before) {
+		return this.engine.holdsSince(before);
+	}
+
+	/**
 	 * Return the locks this instance keeps with no call holding them
 	 * ({@code zklock.lock.keep.idle-time}).
 	 * @return the kept locks
@@ -509,8 +576,10 @@ public class ZkLockTemplate implements AutoCloseable {
 		}
 	}
 
-	private @Nullable Acquisition acquire(List<String> ordered, LockMode mode, @Nullable Duration waitTime,
-			LockCall call) {
+	private @Nullable Acquisition acquire(@Nullable String name, List<String> ordered, LockMode mode,
+			@Nullable Duration waitTime, LockCall call) {
+		@Nullable String label = NodeOwners.take(name);
+		@Nullable String outer = (label != null) ? NodeOwners.callingAs(label) : null;
 		try {
 			return this.engine.acquire(ordered, mode, effective(waitTime));
 		}
@@ -524,6 +593,11 @@ public class ZkLockTemplate implements AutoCloseable {
 		catch (RuntimeException | Error ex) {
 			call.notAcquired(AcquisitionOutcome.ERROR, ex);
 			throw ex;
+		}
+		finally {
+			if (label != null) {
+				NodeOwners.restore(outer);
+			}
 		}
 	}
 

@@ -1,7 +1,16 @@
 package dev.zklock.actuate;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.lock.LongHold;
+import dev.zklock.lock.LongHoldWarnings;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -17,13 +26,27 @@ public class ZooKeeperHealthIndicator extends AbstractHealthIndicator {
 
 	private final ConnectionStatus status;
 
+	private final @Nullable LongHoldWarnings longHolds;
+
 	/**
 	 * Create an indicator that follows the client's connection from now on.
 	 * @param client the client
 	 */
 	public ZooKeeperHealthIndicator(CuratorFramework client) {
+		this(client, null);
+	}
+
+	/**
+	 * Create an indicator that also lists, in its details, the locks held longer than
+	 * {@code zklock.lock.long-hold-warning} (the status does not change for them).
+	 * @param client the client
+	 * @param longHolds the long holds, {@code null} for none
+	 * @since 0.2.0
+	 */
+	public ZooKeeperHealthIndicator(CuratorFramework client, @Nullable LongHoldWarnings longHolds) {
 		super("ZooKeeper health check failed");
 		this.status = new ConnectionStatus(client);
+		this.longHolds = longHolds;
 	}
 
 	@Override
@@ -47,6 +70,22 @@ public class ZooKeeperHealthIndicator extends AbstractHealthIndicator {
 			builder.down();
 		}
 		builder.withDetail("state", state.name());
+		LongHoldWarnings longHolds = this.longHolds;
+		if (longHolds != null) {
+			List<Map<String, Object>> holds = new ArrayList<>();
+			for (LongHold hold : longHolds.current()) {
+				Map<String, Object> detail = new LinkedHashMap<>();
+				detail.put("key", hold.key());
+				detail.put("mode", hold.mode());
+				if (hold.call() != null) {
+					detail.put("call", hold.call());
+				}
+				detail.put("thread", hold.thread());
+				detail.put("since", hold.since().toString());
+				holds.add(detail);
+			}
+			builder.withDetail("longHolds", holds);
+		}
 		String sessionId = this.status.sessionId();
 		if (sessionId != null) {
 			builder.withDetail("sessionId", sessionId)

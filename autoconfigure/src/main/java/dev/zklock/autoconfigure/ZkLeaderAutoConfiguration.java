@@ -45,7 +45,7 @@ import org.springframework.util.StringUtils;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = ZooKeeperAutoConfiguration.class)
+@AutoConfiguration(after = { ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class })
 @ConditionalOnClass(CuratorFramework.class)
 @Conditional(OnClientOrLeaderTestModeCondition.class)
 @EnableConfigurationProperties(ZkLockProperties.class)
@@ -98,9 +98,10 @@ public final class ZkLeaderAutoConfiguration {
 	@ConditionalOnBean(CuratorFramework.class)
 	@ConditionalOnProperty(name = "zklock.leader.test-mode", havingValue = "election", matchIfMissing = true)
 	LeaderElections zkLeadership(CuratorFramework client, ZkLockProperties properties,
-			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment) {
+			LeaderMethods zklockLeaderMethods, ApplicationEventPublisher publisher, Environment environment,
+			ObjectProvider<InstanceParticipant> participant) {
 		ZkLockProperties.Leader leader = properties.getLeader();
-		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment),
+		return new LeaderElections(client, leader.getBasePath(), participantId(leader, environment, participant),
 				properties.getConnectionTimeout(), publisher, zklockLeaderMethods, leader.getGroups());
 	}
 
@@ -120,6 +121,24 @@ public final class ZkLeaderAutoConfiguration {
 	private static String participantId(ZkLockProperties.Leader leader, Environment environment) {
 		String participantId = leader.getParticipantId();
 		return StringUtils.hasText(participantId) ? participantId : ParticipantIds.next(applicationName(environment));
+	}
+
+	/**
+	 * Return the participant id of the elections: the one the auto-configured lock template's
+	 * nodes name, when locks are auto-configured, so that one instance has one id.
+	 */
+	private static String participantId(ZkLockProperties.Leader leader, Environment environment,
+			ObjectProvider<InstanceParticipant> participant) {
+		InstanceParticipant shared = participant.getIfUnique();
+		return (shared != null) ? shared.id() : participantId(leader, environment);
+	}
+
+	/**
+	 * Return the participant id of an instance, as the auto-configuration gives it to the lock
+	 * template and the elections.
+	 */
+	static String participantId(Environment environment) {
+		return participantId(leaderProperties(environment), environment);
 	}
 
 	private static ZkLockProperties.Leader leaderProperties(Environment environment) {

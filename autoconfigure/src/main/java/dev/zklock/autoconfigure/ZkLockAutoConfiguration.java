@@ -1,11 +1,15 @@
 package dev.zklock.autoconfigure;
 
+import java.util.Objects;
 import java.util.concurrent.Executor;
 
 import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.cluster.ForcedReleaseListener;
+import dev.zklock.cluster.InstanceControl;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
+import dev.zklock.lock.LongHoldWarnings;
 import dev.zklock.lock.aop.LockSpecs;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.support.AdvisorAutoProxyRegistrar;
@@ -59,15 +63,44 @@ public final class ZkLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
-			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory) {
+			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory, InstanceParticipant zklockParticipant) {
 		ZkLockProperties.Lock lock = properties.getLock();
 		ZkLockTemplate template = new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(),
 				lock.isInterruptOnLost(), LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
+		template.setParticipantId(zklockParticipant.id());
 		Executor executor = asyncExecutor(lock.getAsyncExecutor(), beanFactory);
 		if (executor != null) {
 			template.setAsyncExecutor(executor);
 		}
 		return template;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	InstanceParticipant zklockParticipant(Environment environment) {
+		return new InstanceParticipant(ZkLeaderAutoConfiguration.participantId(environment));
+	}
+
+	/**
+	 * The instance's control node, through which another instance's forced release reaches this
+	 * instance's holders at once.
+	 */
+	@Bean(initMethod = "start", destroyMethod = "close")
+	@ConditionalOnMissingBean
+	InstanceControl zklockInstanceControl(CuratorFramework client, ZkLockProperties properties,
+			ZkLockTemplate zkLockTemplate, ObjectProvider<ForcedReleaseListener> listener) {
+		return new InstanceControl(client, properties.getLock().getBasePath(), zkLockTemplate,
+				listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
+	}
+
+	/**
+	 * Warnings of locks held longer than {@code zklock.lock.long-hold-warning}.
+	 */
+	@Bean(initMethod = "start", destroyMethod = "close")
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty("zklock.lock.long-hold-warning")
+	LongHoldWarnings zklockLongHoldWarnings(ZkLockTemplate zkLockTemplate, ZkLockProperties properties) {
+		return new LongHoldWarnings(zkLockTemplate, Objects.requireNonNull(properties.getLock().getLongHoldWarning()));
 	}
 
 	private static @Nullable Executor asyncExecutor(@Nullable String name, BeanFactory beanFactory) {

@@ -1,11 +1,17 @@
 package dev.zklock.autoconfigure;
 
+import java.time.Duration;
+
 import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.leader.LeaderComponents;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.actuate.ZkLockClusterEndpoint;
 import dev.zklock.actuate.ZkLockEndpoint;
+import dev.zklock.cluster.ClusterRelease;
+import dev.zklock.cluster.ClusterView;
+import dev.zklock.cluster.ForcedReleaseListener;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -14,6 +20,8 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -27,7 +35,13 @@ import org.springframework.context.annotation.Bean;
 		ZkLeaderAutoConfiguration.class })
 @ConditionalOnClass({ CuratorFramework.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean(CuratorFramework.class)
+@EnableConfigurationProperties(ZkLockProperties.class)
 public final class ZkLockEndpointAutoConfiguration {
+
+	/**
+	 * How long a forced release waits for the owning instance to confirm that its holders know.
+	 */
+	static final Duration RELEASE_OWNER_WAIT = Duration.ofSeconds(5);
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -36,6 +50,20 @@ public final class ZkLockEndpointAutoConfiguration {
 			ObjectProvider<ZkLeadership> leadership, ObjectProvider<LeaderComponents> components) {
 		return new ZkLockEndpoint(client, template.getIfAvailable(), leadership.getIfAvailable(),
 				components.getIfAvailable());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint
+	ZkLockClusterEndpoint zkLockClusterEndpoint(CuratorFramework client, ZkLockProperties properties,
+			ObjectProvider<ZkLockTemplate> template, ApplicationEventPublisher publisher,
+			ObjectProvider<ForcedReleaseListener> listener) {
+		String lockBasePath = properties.getLock().getBasePath();
+		ZkLockTemplate locks = template.getIfUnique();
+		ClusterRelease release = (locks != null)
+				? new ClusterRelease(client, lockBasePath, locks.getParticipantId(), RELEASE_OWNER_WAIT) : null;
+		return new ZkLockClusterEndpoint(new ClusterView(client, lockBasePath, properties.getLeader().getBasePath()),
+				release, publisher, listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
 	}
 
 }

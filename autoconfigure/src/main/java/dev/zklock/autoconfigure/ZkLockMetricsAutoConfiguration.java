@@ -5,6 +5,7 @@ import org.apache.curator.framework.CuratorFramework;
 
 import dev.zklock.ZkLeadership;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.micrometer.ForcedReleaseMetrics;
 import dev.zklock.micrometer.LeadershipMetrics;
 import dev.zklock.micrometer.LockGauges;
 import dev.zklock.micrometer.LockMetrics;
@@ -51,6 +52,12 @@ public final class ZkLockMetricsAutoConfiguration {
 		@ConditionalOnMissingBean
 		LockGauges zklockLockGauges(ZkLockTemplate template) {
 			return new LockGauges(template);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ForcedReleaseMetrics zklockForcedReleaseMetrics(MeterRegistry registry) {
+			return new ForcedReleaseMetrics(registry);
 		}
 
 	}

@@ -472,6 +472,12 @@ public class ZkLockProperties {
 		private boolean interruptOnLost;
 
 		/**
+		 * How long a call may hold a lock before one WARN log names the key, the call and the
+		 * holding thread's stack, and the health details list it; none by default.
+		 */
+		private @Nullable Duration longHoldWarning;
+
+		/**
 		 * Order of the lock advice among other advisors. The default runs it outside a
 		 * transaction, so the lock is taken before the transaction begins and released after
 		 * it commits.
@@ -521,6 +527,14 @@ public class ZkLockProperties {
 
 		public void setInterruptOnLost(boolean interruptOnLost) {
 			this.interruptOnLost = interruptOnLost;
+		}
+
+		public @Nullable Duration getLongHoldWarning() {
+			return this.longHoldWarning;
+		}
+
+		public void setLongHoldWarning(@Nullable Duration longHoldWarning) {
+			this.longHoldWarning = longHoldWarning;
 		}
 
 		public int getOrder() {

@@ -2,10 +2,13 @@ package dev.zklock.autoconfigure;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import dev.zklock.lock.LongHoldWarnings;
+
 import dev.zklock.ZkLeadership;
 import dev.zklock.actuate.LeadershipHealthIndicator;
 import dev.zklock.actuate.ZooKeeperHealthIndicator;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -29,7 +32,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  *
  * @since 0.1.0
  */
-@AutoConfiguration(after = { ZooKeeperAutoConfiguration.class, ZkLeaderAutoConfiguration.class })
+@AutoConfiguration(after = { ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class,
+		ZkLeaderAutoConfiguration.class })
 @ConditionalOnClass({ CuratorFramework.class, HealthIndicator.class })
 @ConditionalOnBean(CuratorFramework.class)
 @ConditionalOnEnabledHealthIndicator("zookeeper")
@@ -38,8 +42,9 @@ public final class ZooKeeperHealthAutoConfiguration {
 
 	@Bean(name = "zookeeperHealthIndicator")
 	@ConditionalOnMissingBean(name = "zookeeperHealthIndicator")
-	ZooKeeperHealthIndicator zookeeperHealthIndicator(CuratorFramework client) {
-		return new ZooKeeperHealthIndicator(client);
+	ZooKeeperHealthIndicator zookeeperHealthIndicator(CuratorFramework client,
+			ObjectProvider<LongHoldWarnings> longHolds) {
+		return new ZooKeeperHealthIndicator(client, longHolds.getIfAvailable());
 	}
 
 	@Bean(name = "zklockLeadershipHealthIndicator")

@@ -31,6 +31,17 @@ public final class ParticipantIds {
 		return (instance > 1) ? id + "#" + instance : id;
 	}
 
+	/**
+	 * Return a participant id without the suffix of further instances: the default of a lock
+	 * template that was not given one.
+	 * @param applicationName the application name
+	 * @return the participant id
+	 * @since 0.2.0
+	 */
+	public static String unnumbered(String applicationName) {
+		return applicationName + "@" + hostName() + ":" + ProcessHandle.current().pid();
+	}
+
 	private static String hostName() {
 		String hostName = System.getenv("HOSTNAME");
 		if (StringUtils.hasText(hostName)) {

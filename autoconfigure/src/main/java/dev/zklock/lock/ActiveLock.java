@@ -74,6 +74,8 @@ final class ActiveLock {
 
 	private @Nullable CompletableFuture<NodeStat> tokenWrite;
 
+	private volatile byte[] data = new byte[0];
+
 	/**
 	 * Create the state of a node that was just granted.
 	 * @param tokensPerWrite how many tokens a zxid of the node gives before a write (at most
@@ -95,6 +97,23 @@ final class ActiveLock {
 
 	String key() {
 		return this.key;
+	}
+
+	/**
+	 * Keep the data the node was created with ({@link NodeOwner}): a write to the node writes it
+	 * again, so that the node goes on naming its owner.
+	 */
+	ActiveLock ownedBy(byte[] data) {
+		this.data = data;
+		return this;
+	}
+
+	/**
+	 * Return the call that asked for the node, as its data names it.
+	 */
+	@Nullable String call() {
+		NodeOwner owner = NodeOwner.parse(this.data);
+		return (owner != null) ? owner.call() : null;
 	}
 
 	LockMode mode() {
@@ -469,7 +488,7 @@ final class ActiveLock {
 	 */
 	private CompletableFuture<NodeStat> write() {
 		CompletableFuture<NodeStat> answer = new CompletableFuture<>();
-		this.port.touch(this.node.path(), (rc, stat) -> {
+		this.port.touch(this.node.path(), this.data, (rc, stat) -> {
 			if (rc == Code.OK && stat != null) {
 				answer.complete(stat);
 			}

@@ -35,6 +35,8 @@ final class AsyncAcquisition {
 
 	private final Executor executor;
 
+	private final @Nullable String call = NodeOwners.call(null);
+
 	private final List<Hold> holds = new ArrayList<>();
 
 	private final CompletableFuture<@Nullable Acquisition> result = new CompletableFuture<>();
@@ -103,7 +105,7 @@ final class AsyncAcquisition {
 		LocalRequest request;
 		do {
 			keyLock = this.engine.keyLocks().obtain(key, this.engine.path(key));
-			request = new LocalRequest(key, this.mode, this.deadline.isNoWait(), null);
+			request = new LocalRequest(key, this.mode, this.deadline.isNoWait(), null, this.call);
 		}
 		while (!keyLock.enqueue(request));
 		Step current = new Step(keyLock, request);

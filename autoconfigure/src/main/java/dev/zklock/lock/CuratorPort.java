@@ -47,24 +47,24 @@ final class CuratorPort implements ZooKeeperPort {
 	}
 
 	@Override
-	public void createLockNode(String path, Reply<Created> reply) {
+	public void createLockNode(String path, byte[] data, Reply<Created> reply) {
 		send(reply, () -> this.client.create()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.inBackground(answer(reply, (event) -> new Created(event.getName(),
 					(event.getStat() != null) ? event.getStat().getEphemeralOwner() : 0)))
-			.forPath(path, NO_DATA));
+			.forPath(path, data));
 	}
 
 	@Override
-	public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+	public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
 		send(reply, () -> this.client.transaction()
 			.inBackground(answer(reply, (event) -> keyCreated(keyPath, event)))
 			.forOperations(this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath),
 					this.client.transactionOp()
 						.create()
 						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-						.forPath(lockNodePath, NO_DATA),
+						.forPath(lockNodePath, data),
 					this.client.transactionOp().setData().forPath(keyPath, NO_DATA)));
 	}
 
@@ -133,8 +133,8 @@ final class CuratorPort implements ZooKeeperPort {
 	}
 
 	@Override
-	public void touch(String path, Reply<NodeStat> reply) {
-		send(reply, () -> this.client.setData().inBackground(stat(reply)).forPath(path, NO_DATA));
+	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
+		send(reply, () -> this.client.setData().inBackground(stat(reply)).forPath(path, data));
 	}
 
 	@Override

@@ -118,6 +118,13 @@ final class Hold implements HeldLock {
 	}
 
 	/**
+	 * Return the stack of the thread that holds the grant, empty for an asynchronous call.
+	 */
+	StackTraceElement[] holderStack() {
+		return (this.holder != null) ? this.holder.getStackTrace() : new StackTraceElement[0];
+	}
+
+	/**
 	 * Interrupt the holder's thread, if the grant belongs to a thread.
 	 */
 	void interruptHolder() {

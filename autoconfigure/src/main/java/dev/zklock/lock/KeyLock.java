@@ -226,7 +226,7 @@ final class KeyLock {
 			settleIdleNode(current);
 		}
 		if (this.node == null && this.acquiring == null && !this.queue.isEmpty()) {
-			startAcquisition(this.queue.peek().mode());
+			startAcquisition(this.queue.peek());
 		}
 		else if (this.node == null && this.acquiring != null && this.queue.isEmpty()) {
 			NodeAcquisition abandoned = this.acquiring;
@@ -353,7 +353,8 @@ final class KeyLock {
 		this.bound.reset();
 	}
 
-	private void startAcquisition(LockMode mode) {
+	private void startAcquisition(LocalRequest head) {
+		LockMode mode = head.mode();
 		NodeAcquisition[] self = new NodeAcquisition[1];
 		NodeAcquisition acquisition = new NodeAcquisition(this.locks.port(), this.keyPath, mode,
 				this.locks.keyNodes(), this.locks.stalls(), new NodeAcquisition.Outcome() {
@@ -369,6 +370,7 @@ final class KeyLock {
 					}
 
 				});
+		acquisition.ownedBy(this.locks.owners().data(head.call(), mode, head.since()));
 		self[0] = acquisition;
 		this.acquiring = acquisition;
 		this.deferred.add(acquisition::start);
@@ -413,7 +415,8 @@ final class KeyLock {
 				return;
 			}
 			this.acquiring = null;
-			ActiveLock fresh = this.locks.activate(this.key, granted, () -> this.locks.later(this::redispatch));
+			ActiveLock fresh = this.locks.activate(this.key, granted, () -> this.locks.later(this::redispatch))
+				.ownedBy(acquisition.data());
 			forgetNode();
 			this.node = fresh;
 			dispatch();

@@ -33,6 +33,8 @@ final class KeyLocks {
 
 	private final int tokensPerWrite;
 
+	private final NodeOwners owners;
+
 	private final AtomicInteger keptCount = new AtomicInteger();
 
 	private final LongAdder handoffs = new LongAdder();
@@ -42,7 +44,7 @@ final class KeyLocks {
 	private final LongAdder releasesOnRequest = new LongAdder();
 
 	KeyLocks(ZooKeeperPort port, LockSettings settings, KeyNodes keyNodes, Stalls stalls, SessionGuard guard,
-			Pauses pauses, LockCallListener listener, int tokensPerWrite) {
+			Pauses pauses, LockCallListener listener, int tokensPerWrite, NodeOwners owners) {
 		this.port = port;
 		this.settings = settings;
 		this.keyNodes = keyNodes;
@@ -51,6 +53,7 @@ final class KeyLocks {
 		this.pauses = pauses;
 		this.listener = listener;
 		this.tokensPerWrite = tokensPerWrite;
+		this.owners = owners;
 	}
 
 	KeyLock obtain(String key, String keyPath) {
@@ -147,6 +150,10 @@ final class KeyLocks {
 
 	KeyNodes keyNodes() {
 		return this.keyNodes;
+	}
+
+	NodeOwners owners() {
+		return this.owners;
 	}
 
 	Stalls stalls() {

@@ -21,6 +21,8 @@ final class LocalRequest {
 
 	private final @Nullable Thread thread;
 
+	private final @Nullable String call;
+
 	private final Instant since = Instant.now();
 
 	private final CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
@@ -31,7 +33,7 @@ final class LocalRequest {
 	 * Create the request of a call that waits on its thread.
 	 */
 	LocalRequest(String key, LockMode mode, boolean tryOnce) {
-		this(key, mode, tryOnce, Thread.currentThread());
+		this(key, mode, tryOnce, Thread.currentThread(), NodeOwners.call(null));
 	}
 
 	/**
@@ -39,10 +41,20 @@ final class LocalRequest {
 	 * @param thread the thread that will hold the grant, {@code null} for an asynchronous call
 	 */
 	LocalRequest(String key, LockMode mode, boolean tryOnce, @Nullable Thread thread) {
+		this(key, mode, tryOnce, thread, NodeOwners.call(null));
+	}
+
+	/**
+	 * Create a request.
+	 * @param thread the thread that will hold the grant, {@code null} for an asynchronous call
+	 * @param call what the call is named in a lock node's data, if anything
+	 */
+	LocalRequest(String key, LockMode mode, boolean tryOnce, @Nullable Thread thread, @Nullable String call) {
 		this.key = key;
 		this.mode = mode;
 		this.tryOnce = tryOnce;
 		this.thread = thread;
+		this.call = call;
 	}
 
 	String key() {
@@ -63,6 +75,10 @@ final class LocalRequest {
 
 	Instant since() {
 		return this.since;
+	}
+
+	@Nullable String call() {
+		return this.call;
 	}
 
 	/**

@@ -1,8 +1,13 @@
 package dev.zklock.lock;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -18,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
+import dev.zklock.leader.ParticipantIds;
 
 import org.springframework.util.Assert;
 import org.springframework.util.ConcurrentLruCache;
@@ -53,6 +59,8 @@ public final class LockEngine implements AutoCloseable {
 	private final LockCallListener listener;
 
 	private final int tokensPerWrite;
+
+	private final NodeOwners owners = new NodeOwners(ParticipantIds.unnumbered("application"));
 
 	/**
 	 * Create an engine with the default settings.
@@ -107,11 +115,50 @@ public final class LockEngine implements AutoCloseable {
 		Stalls stalls = new Stalls(this.port);
 		KeyNodes keyNodes = new KeyNodes();
 		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
-		this.recipe = new LockRecipe(this.port, keyNodes, stalls);
+		this.recipe = new LockRecipe(this.port, keyNodes, stalls, this.owners);
 		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener,
-				tokensPerWrite);
+				tokensPerWrite, this.owners);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> LockNodes.path(basePath, LockKeys.encode(key)));
 		this.port.addConnectionListener(this.guard);
+	}
+
+	/**
+	 * Return the participant id that this instance's lock nodes name ({@link NodeOwner}).
+	 * @return the participant id
+	 */
+	public String participantId() {
+		return this.owners.participant();
+	}
+
+	/**
+	 * Name this instance in the data of the lock nodes it creates from now on: by default
+	 * {@code application@<host>:<pid>}.
+	 * @param participantId the participant id
+	 */
+	public void setParticipantId(String participantId) {
+		this.owners.participant(participantId);
+	}
+
+	/**
+	 * Lose the lock nodes that an operator released from another instance, as on a lost
+	 * session: their holders' calls end with {@link dev.zklock.LockLostException}, the
+	 * lost-lock listener is told, holders are interrupted if so configured, and waiters ask for
+	 * a new node.
+	 * @param nodePaths the released nodes' full paths
+	 * @param sessionId the session that owned them
+	 * @param why what the holders are told
+	 * @return how many of them this instance held
+	 */
+	public int loseReleased(Collection<String> nodePaths, long sessionId, String why) {
+		return this.guard.loseReleased(nodePaths, sessionId, why);
+	}
+
+	/**
+	 * Return the current session id, 0 when there is none.
+	 * @return the session id
+	 */
+	public long sessionId() {
+		return this.port.sessionId();
 	}
 
 	/**
@@ -228,6 +275,31 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Return the holds that began before a given instant, oldest first, one for each key and
+	 * holder (a reentrant call's inner holds are left out).
+	 * @param before the instant
+	 * @return the holds
+	 */
+	public List<LongHold> holdsSince(Instant before) {
+		Map<String, LongHold> oldest = new LinkedHashMap<>();
+		for (ActiveLock lock : this.guard.held()) {
+			for (Hold hold : lock.holds()) {
+				if (hold.since().isBefore(before)) {
+					String id = lock.key() + "\n" + hold.holderName() + "\n" + System.identityHashCode(hold.lock());
+					LongHold seen = oldest.get(id);
+					if (seen == null || hold.since().isBefore(seen.since())) {
+						oldest.put(id, new LongHold(lock.key(), hold.mode(), lock.call(), hold.holderName(),
+								hold.since(), List.of(hold.holderStack())));
+					}
+				}
+			}
+		}
+		List<LongHold> holds = new ArrayList<>(oldest.values());
+		holds.sort(Comparator.comparing(LongHold::since));
+		return holds;
+	}
+
+	/**
 	 * Return the calls waiting for a lock now.
 	 * @return the waiting calls
 	 */
@@ -324,7 +396,7 @@ public final class LockEngine implements AutoCloseable {
 			return null;
 		}
 		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, this.tokensPerWrite, () -> {
-		});
+		}).ownedBy(this.recipe.data(waiter));
 		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
 		lock.added(hold);
 		this.guard.add(lock, this.port);

@@ -36,10 +36,20 @@ final class LockRecipe {
 
 	private final Stalls stalls;
 
-	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls) {
+	private final NodeOwners owners;
+
+	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls, NodeOwners owners) {
 		this.port = port;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
+		this.owners = owners;
+	}
+
+	/**
+	 * Return the data of the waiting call's node.
+	 */
+	byte[] data(Waiter waiter) {
+		return this.owners.data(waiter.call(), waiter.mode(), waiter.since());
 	}
 
 	/**
@@ -78,7 +88,7 @@ final class LockRecipe {
 					}
 
 				});
-		acquisition.start();
+		acquisition.ownedBy(data(waiter)).start();
 		boolean done = false;
 		try {
 			LockNode node = await(result, deadline, waitsForOthers);

@@ -100,6 +100,8 @@ final class NodeAcquisition {
 
 	private boolean toldMustWait;
 
+	private byte[] data = new byte[0];
+
 	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
 			Outcome outcome) {
 		this.port = port;
@@ -113,6 +115,18 @@ final class NodeAcquisition {
 
 	LockMode mode() {
 		return this.mode;
+	}
+
+	/**
+	 * Create the node with the given data ({@link NodeOwner}); set before {@link #start()}.
+	 */
+	NodeAcquisition ownedBy(byte[] data) {
+		this.data = data;
+		return this;
+	}
+
+	byte[] data() {
+		return this.data;
 	}
 
 	@Override
@@ -244,7 +258,7 @@ final class NodeAcquisition {
 		this.earlyRead = null;
 		this.earlyReadFailed = false;
 		int gen = this.generation;
-		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)),
+		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)), this.data,
 				createReply(gen, this::created, Created::path, null));
 		this.port.getChildren(this.keyPath, null, reply(gen, this::childrenRead));
 	}
@@ -255,7 +269,7 @@ final class NodeAcquisition {
 		this.transactionId = id;
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode);
-		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name),
+		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name), this.data,
 				createReply(gen, this::transactionDone, KeyCreated::lockNodePath, id));
 	}
 

@@ -1,5 +1,6 @@
 package dev.zklock.lock;
 
+import java.util.Collection;
 import java.util.List;
 
 import org.apache.commons.logging.Log;
@@ -57,6 +58,26 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 		else if (port.sessionId() != lock.node().sessionId()) {
 			lock.lose("the ZooKeeper session changed while the lock was being acquired", false);
 		}
+	}
+
+	/**
+	 * Lose the nodes of this session that an operator released from another instance: as on a
+	 * lost session, every local holder is told and its call ends with a lost lock, and the key
+	 * asks for a new node for its waiters.
+	 * @param paths the released nodes' full paths
+	 * @param sessionId the session the release names; a node of another session is not touched
+	 * @param why what the holders are told
+	 * @return how many of the nodes this instance held
+	 */
+	int loseReleased(Collection<String> paths, long sessionId, String why) {
+		int lost = 0;
+		for (ActiveLock lock : this.held.snapshot()) {
+			if (lock.node().sessionId() == sessionId && paths.contains(lock.node().path())) {
+				lock.lose(why, this.interruptOnLost);
+				lost++;
+			}
+		}
+		return lost;
 	}
 
 	void remove(ActiveLock lock) {

@@ -7,6 +7,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.LockMode;
 
 /**
@@ -22,6 +24,8 @@ final class Waiter implements Watcher {
 	private final Thread thread;
 
 	private final Instant since = Instant.now();
+
+	private final @Nullable String call = NodeOwners.call(null);
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -49,6 +53,10 @@ final class Waiter implements Watcher {
 
 	Instant since() {
 		return this.since;
+	}
+
+	@Nullable String call() {
+		return this.call;
 	}
 
 	@Override

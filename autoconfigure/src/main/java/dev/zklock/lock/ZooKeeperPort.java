@@ -20,9 +20,10 @@ interface ZooKeeperPort {
 	 * Create an ephemeral sequential lock node in protected mode (a create whose reply was lost
 	 * is found again by its id), retried by the client when the connection drops.
 	 * @param path the node's path without the protected prefix and the sequence
+	 * @param data the node's data ({@link NodeOwner}), passed through as it is
 	 * @param reply told the full path and the node's owner
 	 */
-	void createLockNode(String path, Reply<Created> reply);
+	void createLockNode(String path, byte[] data, Reply<Created> reply);
 
 	/**
 	 * Create, in one transaction, the key node (a container), a lock node under it (ephemeral
@@ -30,9 +31,10 @@ interface ZooKeeperPort {
 	 * whose zxid is the transaction's.
 	 * @param keyPath the key node
 	 * @param lockNodePath the lock node's path without the sequence
+	 * @param data the lock node's data ({@link NodeOwner}), passed through as it is
 	 * @param reply told the lock node's full path and the transaction's zxid
 	 */
-	void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply);
+	void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply);
 
 	/**
 	 * Create a container node and its missing parents, as containers.
@@ -58,10 +60,10 @@ interface ZooKeeperPort {
 	void delete(String path, @Nullable Reply<Void> reply);
 
 	/**
-	 * Write a node's data (none): the new {@code mzxid} is a zxid later than every change this
-	 * client has seen.
+	 * Write a node's data (the data it was created with, so that it still names its owner): the
+	 * new {@code mzxid} is a zxid later than every change this client has seen.
 	 */
-	void touch(String path, Reply<NodeStat> reply);
+	void touch(String path, byte[] data, Reply<NodeStat> reply);
 
 	/**
 	 * Ask the leader of the ensemble, not just the server the client is connected to, whether a

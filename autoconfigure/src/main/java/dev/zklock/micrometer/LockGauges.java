@@ -1,5 +1,8 @@
 package dev.zklock.micrometer;
 
+import java.time.Duration;
+import java.time.Instant;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,6 +49,12 @@ public final class LockGauges implements MeterBinder {
 	 */
 	public static final String RELEASED_ON_REQUEST = "zklock.lock.kept.released";
 
+	/**
+	 * Name of the gauge of the oldest hold: how long the call holding a lock longest has held
+	 * it, in seconds (0 when none holds one).
+	 */
+	public static final String OLDEST_HOLD = "zklock.lock.hold.oldest";
+
 	private final ZkLockTemplate template;
 
 	/**
@@ -56,10 +65,23 @@ public final class LockGauges implements MeterBinder {
 		this.template = template;
 	}
 
+	private static double oldestHold(ZkLockTemplate template) {
+		Instant now = Instant.now();
+		return template.heldLocks()
+			.stream()
+			.mapToDouble((held) -> Duration.between(held.since(), now).toNanos() / 1e9)
+			.max()
+			.orElse(0);
+	}
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		Gauge.builder(HELD, this.template, (template) -> template.heldLocks().size())
 			.description("Locks this instance holds now")
+			.register(registry);
+		Gauge.builder(OLDEST_HOLD, this.template, LockGauges::oldestHold)
+			.description("How long the call holding a lock longest has held it")
+			.baseUnit("seconds")
 			.register(registry);
 		Gauge.builder(WAITING, this.template, (template) -> template.waitingCalls().size())
 			.description("Calls of this instance waiting for a lock now")

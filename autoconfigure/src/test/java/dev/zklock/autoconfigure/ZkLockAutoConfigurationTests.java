@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.cluster.InstanceControl;
+import dev.zklock.lock.LongHoldWarnings;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.lock.aop.ZkLockedBeanPostProcessor;
 import dev.zklock.test.EmbeddedZooKeeper;
@@ -30,6 +32,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.Ordered;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @EmbeddedZooKeeper
 class ZkLockAutoConfigurationTests {
@@ -57,6 +60,31 @@ class ZkLockAutoConfigurationTests {
 				.isEqualTo(Ordered.LOWEST_PRECEDENCE - 100);
 			assertThat(AopUtils.isAopProxy(context.getBean(Stock.class))).isTrue();
 		});
+	}
+
+	@Test
+	void theInstanceIsNamedByTheParticipantIdAndWatchesItsControlNode() {
+		this.contextRunner.withPropertyValues("zklock.leader.participant-id=inventory@host-9:99").run((context) -> {
+			assertThat(context.getBean(ZkLockTemplate.class).getParticipantId()).isEqualTo("inventory@host-9:99");
+			assertThat(context).hasSingleBean(InstanceControl.class).doesNotHaveBean(LongHoldWarnings.class);
+			CuratorFramework client = context.getBean(CuratorFramework.class);
+			ZkLockTemplate template = context.getBean(ZkLockTemplate.class);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> client.checkExists()
+					.forPath("/zklock/locks/#instances/inventory@host-9:99/session-"
+							+ Long.toHexString(template.sessionId())) != null);
+		});
+		this.contextRunner.withPropertyValues("spring.application.name=inventory")
+			.run((context) -> assertThat(context.getBean(ZkLockTemplate.class).getParticipantId())
+				.startsWith("inventory@"));
+	}
+
+	@Test
+	void longHoldsAreWatchedOnlyWhenAskedFor() {
+		this.contextRunner.withPropertyValues("zklock.lock.long-hold-warning=10s")
+			.run((context) -> assertThat(context).hasSingleBean(LongHoldWarnings.class));
+		this.contextRunner.withPropertyValues("zklock.lock.long-hold-warning=0s")
+			.run((context) -> assertThat(context).hasFailed());
 	}
 
 	@Test

@@ -20,6 +20,12 @@ import dev.zklock.LockMode;
 final class ConformanceClient {
 
 	/**
+	 * The data of every lock node created: passed through by both sides.
+	 */
+	private static final byte[] DATA = new NodeOwner("conformance@host:1", "Test#call", LockMode.EXCLUSIVE, null)
+		.toBytes();
+
+	/**
 	 * Children in an order that does not depend on protected-mode ids: by sequence (or name),
 	 * then by the whole name.
 	 */
@@ -97,7 +103,7 @@ final class ConformanceClient {
 	}
 
 	Step<ZooKeeperPort.Created> createLockNode(String path) {
-		return send("createLockNode " + path, (reply) -> this.port.createLockNode(path, reply),
+		return send("createLockNode " + path, (reply) -> this.port.createLockNode(path, DATA, reply),
 				(created) -> created.path() + " owner=" + ConformanceTranscript.session(created.owner()));
 	}
 
@@ -107,7 +113,7 @@ final class ConformanceClient {
 	Step<ZooKeeperPort.KeyCreated> createKeyAndLockNode(String keyPath, LockMode mode) {
 		String lockNodePath = LockNodes.path(keyPath, LockNodes.protectedName(this.port.newProtectedId(), mode));
 		return send("createKeyAndLockNode " + keyPath + " " + LockNodes.marker(mode),
-				(reply) -> this.port.createKeyAndLockNode(keyPath, lockNodePath, reply),
+				(reply) -> this.port.createKeyAndLockNode(keyPath, lockNodePath, DATA, reply),
 				(created) -> created.lockNodePath() + " zxid=" + ConformanceTranscript.zxid(created.zxid()));
 	}
 
@@ -133,7 +139,7 @@ final class ConformanceClient {
 	}
 
 	Step<ZooKeeperPort.NodeStat> touch(String path) {
-		return send("touch " + path, (reply) -> this.port.touch(path, reply), ConformanceClient::stat);
+		return send("touch " + path, (reply) -> this.port.touch(path, DATA, reply), ConformanceClient::stat);
 	}
 
 	Step<ZooKeeperPort.NodeStat> syncAndRead(String path) {

@@ -64,10 +64,10 @@ class LockCoreFaultTests {
 		ZooKeeperPort port = new FaultyPort(new CuratorPort(client, this.scheduler)) {
 
 			@Override
-			public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+			public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
 				// The server applies the transaction; its reply is lost with the connection, and
 				// meanwhile the call that wanted the node gave up.
-				super.createKeyAndLockNode(keyPath, lockNodePath, (rc, created) -> {
+				super.createKeyAndLockNode(keyPath, lockNodePath, data, (rc, created) -> {
 					applied.set(rc == Code.OK);
 					acquisition.get().abandon();
 					reply.done(Code.CONNECTIONLOSS, null);
@@ -96,10 +96,10 @@ class LockCoreFaultTests {
 		ZooKeeperPort port = new FaultyPort(new CuratorPort(client, this.scheduler)) {
 
 			@Override
-			public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+			public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
 				// Held back, as a request sent while disconnected: the server applies it later,
 				// its reply is lost, and Curator's retry finds the key node its first try made.
-				sendTransaction.set(() -> super.createKeyAndLockNode(keyPath, lockNodePath, (rc, created) -> {
+				sendTransaction.set(() -> super.createKeyAndLockNode(keyPath, lockNodePath, data, (rc, created) -> {
 					applied.set(rc == Code.OK);
 					reply.done((rc == Code.OK) ? Code.NODEEXISTS : rc, null);
 				}));
@@ -217,13 +217,13 @@ class LockCoreFaultTests {
 		}
 
 		@Override
-		public void createLockNode(String path, Reply<Created> reply) {
-			this.port.createLockNode(path, reply);
+		public void createLockNode(String path, byte[] data, Reply<Created> reply) {
+			this.port.createLockNode(path, data, reply);
 		}
 
 		@Override
-		public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
-			this.port.createKeyAndLockNode(keyPath, lockNodePath, reply);
+		public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
+			this.port.createKeyAndLockNode(keyPath, lockNodePath, data, reply);
 		}
 
 		@Override
@@ -247,8 +247,8 @@ class LockCoreFaultTests {
 		}
 
 		@Override
-		public void touch(String path, Reply<NodeStat> reply) {
-			this.port.touch(path, reply);
+		public void touch(String path, byte[] data, Reply<NodeStat> reply) {
+			this.port.touch(path, data, reply);
 		}
 
 		@Override

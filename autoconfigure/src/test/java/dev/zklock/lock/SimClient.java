@@ -451,8 +451,10 @@ final class SimClient implements ZooKeeperPort {
 
 	// The port
 
+	// A node's data ({@link NodeOwner}) is taken and not kept: the core never reads it back.
+
 	@Override
-	public void createLockNode(String path, Reply<Created> reply) {
+	public void createLockNode(String path, byte[] data, Reply<Created> reply) {
 		String id = newProtectedId();
 		String protectedPath = LockNodes.path(LockNodes.parent(path), LockNodes.protectedPrefix(id) + LockNodes.name(path));
 		Request request = new Request("create " + LockNodes.name(protectedPath),
@@ -496,7 +498,7 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	@Override
-	public void createKeyAndLockNode(String keyPath, String lockNodePath, Reply<KeyCreated> reply) {
+	public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
 		request("multi " + LockNodes.name(keyPath),
 				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
 				(result) -> reply.done(result.code(),
@@ -557,7 +559,7 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	@Override
-	public void touch(String path, Reply<NodeStat> reply) {
+	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 		request("setData " + LockNodes.name(path), (session) -> this.server.setData(session, path),
 				(result) -> reply.done(result.code(), result.stat()), (code) -> reply.done(code, null));
 	}

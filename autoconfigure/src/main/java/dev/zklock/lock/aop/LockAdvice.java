@@ -7,7 +7,9 @@ import java.util.function.Supplier;
 import dev.zklock.LockTimeoutException;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.annotation.OnLockTimeout;
+import dev.zklock.lock.NodeOwners;
 import dev.zklock.support.AdvisedCall;
+import dev.zklock.support.CallStyle;
 import dev.zklock.support.SkippedCalls;
 import org.jspecify.annotations.Nullable;
 
@@ -51,18 +53,21 @@ public final class LockAdvice {
 		}
 		List<String> keys = this.specs.keys(spec, target, targetClass, args);
 		ZkLockTemplate template = this.template.get();
-		switch (spec.style()) {
-			case COMPLETION_STAGE -> {
+		if (spec.style() == CallStyle.REACTIVE) {
+			return ReactiveLockCalls.reactive(spec, keys, template, call);
+		}
+		// The lock nodes this call asks for name it by its bean and method.
+		@Nullable String outer = NodeOwners.callingAs(targetClass.getSimpleName() + "#" + method.getName());
+		try {
+			if (spec.style() == CallStyle.COMPLETION_STAGE) {
 				return AsyncLockCalls.completionStage(spec, keys, template, call);
 			}
-			case REACTIVE -> {
-				return ReactiveLockCalls.reactive(spec, keys, template, call);
-			}
-			default -> {
-			}
+			return template.executeOrElse(spec.keyText(), keys, spec.mode(), spec.waitTime(), (lock) -> call.proceed(),
+					() -> timedOut(spec, keys, template));
 		}
-		return template.executeOrElse(spec.keyText(), keys, spec.mode(), spec.waitTime(), (lock) -> call.proceed(),
-				() -> timedOut(spec, keys, template));
+		finally {
+			NodeOwners.restore(outer);
+		}
 	}
 
 	/**
