@@ -3,6 +3,7 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import dev.zklock.HeldLock;
@@ -81,14 +82,17 @@ class ReleasedLockTests {
 		ZkLockTemplate template = this.support.template();
 		CountDownLatch holding = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
+		// A thread each: the two calls block, and a common pool may have a single worker.
+		Executor threadEach = (task) -> new Thread(task, "released-lock-test").start();
 		CompletableFuture<HeldLock> first = CompletableFuture.supplyAsync(() -> template.execute("handed", (lock) -> {
 			holding.countDown();
 			awaitLatch(release);
 			return lock;
-		}));
+		}), threadEach);
 		assertThat(holding.await(20, TimeUnit.SECONDS)).isTrue();
 		CompletableFuture<HeldLock> second = CompletableFuture
-			.supplyAsync(() -> template.execute("handed", LockMode.EXCLUSIVE, Duration.ofSeconds(30), (lock) -> lock));
+			.supplyAsync(() -> template.execute("handed", LockMode.EXCLUSIVE, Duration.ofSeconds(30), (lock) -> lock),
+					threadEach);
 		await().atMost(Duration.ofSeconds(20)).until(() -> !template.waitingCalls().isEmpty());
 		release.countDown();
 		HeldLock handedOff = second.get(30, TimeUnit.SECONDS);
