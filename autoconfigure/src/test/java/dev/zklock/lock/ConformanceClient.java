@@ -63,7 +63,8 @@ final class ConformanceClient {
 
 	/**
 	 * Wait until the client tells the given connection state (again), and write down every state
-	 * it has told so far.
+	 * it has told up to that one. (A state told after it, RECONNECTED right after LOST on a real
+	 * client, is written down by the wait for it: when it comes is a matter of timing.)
 	 */
 	private int seen;
 
@@ -77,9 +78,7 @@ final class ConformanceClient {
 		}, this.name + " told " + state);
 		synchronized (this.told) {
 			this.seen += this.told.subList(this.seen, this.told.size()).indexOf(state) + 1;
-		}
-		synchronized (this.told) {
-			this.side.transcript().add(this.name + " has been told " + this.told).outcome("OK");
+			this.side.transcript().add(this.name + " has been told " + this.told.subList(0, this.seen)).outcome("OK");
 		}
 	}
 
