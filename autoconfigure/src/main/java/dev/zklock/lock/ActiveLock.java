@@ -250,13 +250,13 @@ final class ActiveLock {
 	 * that gives a new zxid has been answered.
 	 */
 	private CompletableFuture<Long> takeToken() {
-		long token = nextLocalToken();
-		if (token != 0) {
-			return CompletableFuture.completedFuture(token);
-		}
 		CompletableFuture<NodeStat> write;
 		lockTokens();
 		try {
+			long token = nextLocalToken();
+			if (token != 0) {
+				return CompletableFuture.completedFuture(token);
+			}
 			write = writeForTokens();
 		}
 		finally {
@@ -273,7 +273,6 @@ final class ActiveLock {
 		lockTokens();
 		try {
 			if (this.tokenCount >= this.tokensPerWrite) {
-				writeForTokens();
 				return 0;
 			}
 			this.tokenCount++;
@@ -335,7 +334,7 @@ final class ActiveLock {
 			return lost;
 		}
 		if (ex instanceof KeeperException.NoNodeException) {
-			lose("its node is gone from ZooKeeper", false);
+			// tokenWritten lost the node before the failure got here.
 			return new LockLostException(this.key, this.reason);
 		}
 		return new LockLostException(this.key, "ZooKeeper could not give a fencing token: " + ex);

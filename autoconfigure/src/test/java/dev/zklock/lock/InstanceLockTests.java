@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.HeldLock;
+import dev.zklock.LockCallback;
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockTemplate;
@@ -96,24 +97,11 @@ class InstanceLockTests {
 		ZkLockTemplate instance = instance(HANDOFF);
 		int threads = 8;
 		int calls = 50;
-		CyclicBarrier start = new CyclicBarrier(threads);
 		long before = LockTestSupport.writeNow(observer);
-		List<Future<?>> workers = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			workers.add(this.executor.submit(() -> {
-				start.await(20, TimeUnit.SECONDS);
-				for (int i = 0; i < calls; i++) {
-					instance.execute("hot", (lock) -> {
-						Thread.sleep(1);
-						return null;
-					});
-				}
-				return null;
-			}));
-		}
-		for (Future<?> worker : workers) {
-			worker.get(120, TimeUnit.SECONDS);
-		}
+		callAtOnce(instance, "hot", threads, calls, (lock) -> {
+			Thread.sleep(1);
+			return null;
+		});
 		long writes = LockTestSupport.writeNow(observer) - before - 1;
 		// A node per call would cost two writes per call (create, delete): 800 here.
 		assertThat(writes).as("writes for %d calls", threads * calls).isLessThan(threads * calls / 4);
@@ -126,29 +114,16 @@ class InstanceLockTests {
 		ZkLockTemplate instance = instance(HANDOFF);
 		int threads = 8;
 		int calls = 50;
-		CyclicBarrier start = new CyclicBarrier(threads);
 		List<Long> tokens = new ArrayList<>();
 		long before = LockTestSupport.writeNow(observer);
-		List<Future<?>> workers = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			workers.add(this.executor.submit(() -> {
-				start.await(20, TimeUnit.SECONDS);
-				for (int i = 0; i < calls; i++) {
-					instance.execute("hot-fenced", (lock) -> {
-						long token = lock.fencingToken();
-						synchronized (tokens) {
-							tokens.add(token);
-						}
-						Thread.sleep(1);
-						return null;
-					});
-				}
-				return null;
-			}));
-		}
-		for (Future<?> worker : workers) {
-			worker.get(120, TimeUnit.SECONDS);
-		}
+		callAtOnce(instance, "hot-fenced", threads, calls, (lock) -> {
+			long token = lock.fencingToken();
+			synchronized (tokens) {
+				tokens.add(token);
+			}
+			Thread.sleep(1);
+			return null;
+		});
 		long writes = LockTestSupport.writeNow(observer) - before - 1;
 		long handoffs = instance.lockCounts().handoffs();
 		assertThat(handoffs).isGreaterThan(threads * calls / 2);
@@ -156,6 +131,28 @@ class InstanceLockTests {
 		assertThat(writes).as("writes for %d calls, %d of them handed off", threads * calls, handoffs)
 			.isLessThan(threads * calls / 4);
 		assertThat(tokens).hasSize(threads * calls).isSorted().doesNotHaveDuplicates();
+	}
+
+	/**
+	 * Make the given number of calls on the key from each of the given number of threads, all
+	 * starting together, and wait for them.
+	 */
+	private void callAtOnce(ZkLockTemplate instance, String key, int threads, int calls,
+			LockCallback<Object, Exception> work) throws Exception {
+		CyclicBarrier start = new CyclicBarrier(threads);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			workers.add(this.executor.submit(() -> {
+				start.await(20, TimeUnit.SECONDS);
+				for (int i = 0; i < calls; i++) {
+					instance.execute(key, work);
+				}
+				return null;
+			}));
+		}
+		for (Future<?> worker : workers) {
+			worker.get(120, TimeUnit.SECONDS);
+		}
 	}
 
 	@Test
