@@ -39,8 +39,11 @@ import org.springframework.context.ApplicationEventPublisher;
  * <li>{@code GET /actuator/zklockcluster/{key}}: one key's queue.
  * <li>{@code DELETE /actuator/zklockcluster/{key}?node=...} or {@code ?owner=...}: force-release
  * one lock node of the key, or every node of one instance on it ({@link ClusterRelease}). The
- * owning instance is told first through its control node, and its holders lose the lock as on a
- * lost session; then the nodes are deleted. Recorded as an {@link AuditApplicationEvent} of type
+ * owning instance is told first through its control node; its holders lose the lock as on a
+ * lost session and it never grants the nodes again; then the nodes are deleted. An owner that
+ * does not answer in time keeps its nodes until it reads the notice or its session ends
+ * ({@code NOT_CONFIRMED}). Every release, whatever its end, is recorded as an
+ * {@link AuditApplicationEvent} of type
  * {@value #RELEASE_AUDIT_TYPE} (stored when the application has an {@code AuditEventRepository}),
  * and logged at WARN. Its default access is read-only, as for Boot's own write operations: the
  * release also takes {@code management.endpoint.zklockcluster.access=unrestricted}.
@@ -139,19 +142,38 @@ public class ZkLockClusterEndpoint {
 			throw new InvalidEndpointRequestException("Name either 'node' or 'owner', not both",
 					"Name either 'node' or 'owner'");
 		}
-		ForcedRelease released = release.release(key, node, owner);
+		ForcedRelease released;
+		try {
+			released = release.release(key, node, owner);
+		}
+		catch (RuntimeException ex) {
+			Map<String, Object> data = new LinkedHashMap<>();
+			data.put("key", key);
+			data.put("node", node);
+			data.put("owner", owner);
+			data.put("error", ex.toString());
+			audit(securityContext, data);
+			throw ex;
+		}
 		this.listener.released(released);
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("key", key);
+		data.put("nodes", released.nodes());
+		data.put("owners", released.owners().stream().map(ForcedRelease.Owner::participant).toList());
+		data.put("outcomes", released.owners().stream()
+			.map((owned) -> owned.participant() + ": " + owned.outcome() + " " + owned.nodes())
+			.toList());
+		audit(securityContext, data);
+		return released;
+	}
+
+	private void audit(SecurityContext securityContext, Map<String, Object> data) {
 		ApplicationEventPublisher publisher = this.publisher;
 		if (publisher != null) {
 			Principal principal = securityContext.getPrincipal();
-			Map<String, Object> data = new LinkedHashMap<>();
-			data.put("key", key);
-			data.put("nodes", released.nodes());
-			data.put("owners", released.owners().stream().map(ForcedRelease.Owner::participant).toList());
 			publisher.publishEvent(new AuditApplicationEvent((principal != null) ? principal.getName() : "anonymous",
 					RELEASE_AUDIT_TYPE, data));
 		}
-		return released;
 	}
 
 	/**

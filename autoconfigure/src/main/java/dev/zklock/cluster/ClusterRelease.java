@@ -12,6 +12,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.ZkLockException;
@@ -19,11 +20,13 @@ import dev.zklock.lock.LockKeys;
 
 /**
  * Force-releases lock nodes of any instance: one node, or every node of one instance on a key.
- * The owning instance is told first, through its control node ({@link InstanceControl}), and
- * confirms once its holders have lost the nodes; then the nodes are deleted. An owner that does
- * not confirm within the wait (paused, cut off from ZooKeeper, or without a control node) loses
- * its nodes all the same: the next holder's fencing token is higher than its, so a fenced
- * resource rejects its late writes.
+ * A node is never deleted while an owner that can be told may still grant it: the owning
+ * instance is told through its control node ({@link InstanceControl}); it takes the nodes from
+ * its holders, makes sure it never grants them again, deletes them and answers; only then does
+ * the release report them released. An owner that does not answer within the wait (paused, cut
+ * off from ZooKeeper, busy) keeps its nodes for now: the notice stays, and the owner applies it
+ * as soon as it reads it, or the nodes go with its session. Only an owner without a control node
+ * (not a zklock instance) has its nodes deleted without being told.
  *
  * @since 0.2.0
  */
@@ -59,7 +62,8 @@ public class ClusterRelease {
 	}
 
 	/**
-	 * Release one node of a key, or every node of one instance on it.
+	 * Release one node of a key, or every node of one instance on it. Errors are reported per
+	 * owner ({@link ForcedRelease.Outcome#FAILED}), never thrown after a node was deleted.
 	 * @param key the key
 	 * @param node the node's name, or {@code null} to release by owner
 	 * @param owner the owning instance's participant id, or {@code null} to release by node
@@ -81,52 +85,127 @@ public class ClusterRelease {
 		bySession.forEach((session, nodes) -> {
 			String participant = nodes.get(0).owner();
 			List<String> paths = nodes.stream().map((view) -> ZKPaths.makePath(keyPath, view.node())).toList();
-			boolean told = participant != null && tell(participant, session, paths);
-			for (String path : paths) {
-				delete(path);
-				released.add(ZKPaths.getNodeFromPath(path));
+			ForcedRelease.Owner result = releaseOf((participant != null) ? participant : "", session, paths);
+			released.addAll(result.nodes());
+			owners.add(result);
+			String message = "Forced release of lock node(s) " + paths + " of '" + result.participant() + "' (session 0x"
+					+ session + ") on key '" + key + "': " + result.outcome() + ", " + result.detail();
+			if (result.outcome() == ForcedRelease.Outcome.CONFIRMED) {
+				logger.warn(message);
 			}
-			owners.add(new ForcedRelease.Owner((participant != null) ? participant : "", session, told));
-			logger.warn("Force-released lock node(s) " + paths + " of '" + participant + "' (session 0x" + session
-					+ ") on key '" + key + "'" + (told ? "; the owner confirmed that its holders know"
-							: "; the owner did not confirm within " + this.ownerWait
-									+ ": its late writes are left to the fencing tokens"));
+			else {
+				logger.error(message);
+			}
 		});
 		return new ForcedRelease(key, released, owners);
 	}
 
-	/**
-	 * Record the release in the owner's control node and wait for the owner to delete the notice.
-	 */
-	private boolean tell(String participant, String session, List<String> paths) {
-		String control = ReleaseNotice.controlPath(this.lockBasePath, participant);
+	private ForcedRelease.Owner releaseOf(String participant, String session, List<String> paths) {
+		List<String> gone = new ArrayList<>();
 		try {
-			if (this.client.checkExists().forPath(ZKPaths.makePath(control, ReleaseNotice.SESSION + session)) == null) {
-				return false;
+			String control = ReleaseNotice.controlPath(this.lockBasePath, participant);
+			if (participant.isEmpty() || this.client.checkExists().forPath(control) == null) {
+				deleteAll(paths, gone);
+				return owner(participant, session, ForcedRelease.Outcome.NOT_TOLD, gone,
+						"the owner has no control node and was not told: its holders, if any, may go on working, "
+								+ "and their late writes are left to the fencing tokens");
 			}
-			ReleaseNotice notice = new ReleaseNotice(Long.parseUnsignedLong(session, 16), this.participant, paths);
-			String path = this.client.create()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(ZKPaths.makePath(control, ReleaseNotice.NOTICE), notice.toBytes());
-			long deadline = System.nanoTime() + this.ownerWait.toNanos();
-			while (System.nanoTime() - deadline < 0) {
-				if (this.client.checkExists().forPath(path) == null) {
-					return true;
-				}
-				Thread.sleep(POLL_MILLIS);
+			String answer = tell(participant, control, session, paths);
+			if (answer == null) {
+				return owner(participant, session, ForcedRelease.Outcome.NOT_CONFIRMED, gone,
+						"the owner did not answer within " + this.ownerWait + ": nothing was deleted; it applies the "
+								+ "release when it reads the notice, or its nodes go with its session");
 			}
-			delete(path);
-			return false;
-		}
-		catch (KeeperException.NoNodeException ex) {
-			return false;
+			if (!ReleaseNotice.isConfirmation(answer)) {
+				return owner(participant, session, ForcedRelease.Outcome.FAILED, gone,
+						"the owner could not apply the release (" + answer + "): nothing was deleted");
+			}
+			deleteAll(paths, gone);
+			return owner(participant, session, ForcedRelease.Outcome.CONFIRMED, gone,
+					"the owner confirmed (" + answer + ") that its holders lost the node(s) and that it never grants "
+							+ "them again");
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new ZkLockException("Interrupted while telling '" + participant + "' of a forced release", ex);
+			return owner(participant, session, ForcedRelease.Outcome.FAILED, gone, "interrupted: " + ex);
 		}
 		catch (Exception ex) {
-			throw new ZkLockException("Could not tell '" + participant + "' of a forced release: " + ex, ex);
+			return owner(participant, session, ForcedRelease.Outcome.FAILED, gone, "ZooKeeper failed: " + ex);
+		}
+	}
+
+	private static ForcedRelease.Owner owner(String participant, String session, ForcedRelease.Outcome outcome,
+			List<String> gone, String detail) {
+		return new ForcedRelease.Owner(participant, session, outcome == ForcedRelease.Outcome.CONFIRMED, outcome,
+				List.copyOf(gone), detail);
+	}
+
+	/**
+	 * Record the release in the owner's control node and wait for the owner's answer: its
+	 * confirmation or refusal, or {@code null} if none came within the wait. Without an answer
+	 * the notice stays, for the owner to apply when it reads it, and is removed once the
+	 * owner's session has ended.
+	 */
+	private @Nullable String tell(String participant, String control, String session, List<String> paths)
+			throws Exception {
+		ReleaseNotice notice = new ReleaseNotice(Long.parseUnsignedLong(session, 16), this.participant, paths);
+		String path = this.client.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(ZKPaths.makePath(control, ReleaseNotice.NOTICE), notice.toBytes());
+		long deadline = System.nanoTime() + this.ownerWait.toNanos();
+		while (true) {
+			byte[] data;
+			try {
+				data = this.client.getData().forPath(path);
+			}
+			catch (KeeperException.NoNodeException ex) {
+				throw new IllegalStateException("the notice to '" + participant
+						+ "' went with this instance's session before the owner answered; release again");
+			}
+			String answer = ReleaseNotice.answer(data);
+			if (answer != null) {
+				delete(path);
+				return answer;
+			}
+			if (System.nanoTime() - deadline >= 0) {
+				removeOnceOwnerGone(path, ZKPaths.makePath(control, ReleaseNotice.SESSION + session));
+				return null;
+			}
+			Thread.sleep(POLL_MILLIS);
+		}
+	}
+
+	/**
+	 * Remove a notice that no one answered once the owner's session is over (its session node
+	 * gone) or once the owner answers.
+	 */
+	private void removeOnceOwnerGone(String notice, String sessionNode) throws Exception {
+		Watcher removeNotice = (event) -> deleteInBackground(notice);
+		if (this.client.checkExists().usingWatcher(removeNotice).forPath(sessionNode) == null) {
+			deleteInBackground(notice);
+			return;
+		}
+		this.client.getData().usingWatcher((Watcher) (event) -> {
+			if (event.getType() == Watcher.Event.EventType.NodeDataChanged) {
+				logger.warn("The owner of " + notice + " applied the forced release after the wait");
+				deleteInBackground(notice);
+			}
+		}).forPath(notice);
+	}
+
+	private void deleteInBackground(String path) {
+		try {
+			this.client.delete().quietly().inBackground().forPath(path);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not remove " + path + " (it goes with this instance's session): " + ex);
+		}
+	}
+
+	private void deleteAll(List<String> paths, List<String> gone) {
+		for (String path : paths) {
+			delete(path);
+			gone.add(ZKPaths.getNodeFromPath(path));
 		}
 	}
 

@@ -14,6 +14,7 @@ import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
 
 import dev.zklock.ZkLockTemplate;
 
@@ -22,8 +23,9 @@ import dev.zklock.ZkLockTemplate;
  * container holding an ephemeral node of the instance's session, watched by the instance, in
  * which another instance that force-releases one of this instance's lock nodes records the
  * release ({@link ReleaseNotice}). The instance learns it at once, whether or not it watches the
- * key: its holders of the released nodes lose their locks as on a lost session, and it deletes
- * the notice, which tells the releasing instance that its holders know.
+ * key: none of the released nodes is granted again, its holders of them lose their locks as on a
+ * lost session, the nodes are deleted, and it answers in the notice, which tells the releasing
+ * instance that its holders know.
  *
  * @since 0.2.0
  */
@@ -110,35 +112,52 @@ public class InstanceControl implements AutoCloseable {
 			check();
 		}
 		catch (Exception ex) {
-			logger.debug("Could not read this instance's release notices (read again on reconnect): " + ex);
+			logger.warn("Could not read this instance's release notices (read again on reconnect): " + ex);
 		}
 	}
 
+	/**
+	 * Apply one notice, once: a notice already answered is left to the instance that wrote it.
+	 * The answer is written only after the nodes can no longer be granted and their holders lost
+	 * them; the releasing instance deletes nothing of a live owner before it reads that answer.
+	 */
 	private void handle(String path, long session) throws Exception {
+		Stat stat = new Stat();
 		byte[] data;
 		try {
-			data = this.client.getData().forPath(path);
+			data = this.client.getData().storingStatIn(stat).forPath(path);
 		}
 		catch (KeeperException.NoNodeException ex) {
+			return;
+		}
+		if (ReleaseNotice.answer(data) != null) {
 			return;
 		}
 		ReleaseNotice notice = ReleaseNotice.parse(data);
-		if (notice != null && notice.session() != session) {
-			// Another session's: an instance of the same participant id, or ours before a new session.
+		if (notice == null) {
+			logger.warn("Could not read the release notice " + path + "; answered that it was refused");
+			answer(path, ReleaseNotice.refused(data, "the notice could not be read"), stat.getVersion());
 			return;
 		}
-		if (notice != null) {
-			String why = "an operator released its node from '" + notice.by() + "'";
-			int lost = this.template.loseReleased(notice.nodes(), session, why);
-			logger.warn("Lock node(s) " + notice.nodes() + " of this instance were force-released by '" + notice.by()
-					+ "': " + lost + " held by this instance are lost");
-			this.listener.lost(lost);
+		if (notice.session() != session) {
+			// Another session's: an instance of the same participant id, or ours before a new
+			// session (whose nodes went with it). The releasing instance removes it.
+			return;
 		}
+		String why = "an operator released its node from '" + notice.by() + "'";
+		int lost = this.template.loseReleased(notice.nodes(), session, why);
+		logger.warn("Lock node(s) " + notice.nodes() + " of this instance were force-released by '" + notice.by()
+				+ "': " + lost + " held by this instance are lost, none of them will be granted again");
+		this.listener.lost(lost);
+		answer(path, notice.confirmed(lost), stat.getVersion());
+	}
+
+	private void answer(String path, byte[] data, int version) throws Exception {
 		try {
-			this.client.delete().forPath(path);
+			this.client.setData().withVersion(version).forPath(path, data);
 		}
-		catch (KeeperException.NoNodeException ex) {
-			// the releasing instance gave up waiting
+		catch (KeeperException.NoNodeException | KeeperException.BadVersionException ex) {
+			// the releasing instance gave up (its session ended), or another reader answered
 		}
 	}
 

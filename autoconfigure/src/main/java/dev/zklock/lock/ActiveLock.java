@@ -388,14 +388,31 @@ final class ActiveLock {
 			this.state = State.LOST;
 			this.reason = why;
 		}
-		for (Hold hold : this.holds.snapshot()) {
-			logger.error("Lock on key '" + this.key + "' held by thread '" + hold.holderName() + "' was lost: " + why);
-			if (interrupt) {
-				hold.interruptHolder();
+		try {
+			for (Hold hold : this.holds.snapshot()) {
+				logger.error("Lock on key '" + this.key + "' held by thread '" + hold.holderName() + "' was lost: " + why);
+				if (interrupt) {
+					hold.interruptHolder();
+				}
+				tellLost(hold);
 			}
+		}
+		finally {
+			this.onChange.run();
+		}
+	}
+
+	/**
+	 * Tell the listener of one lost hold: what it throws is logged, and every other hold is told
+	 * all the same.
+	 */
+	private void tellLost(Hold hold) {
+		try {
 			this.listener.lockLost(this.key, hold.mode());
 		}
-		this.onChange.run();
+		catch (RuntimeException | Error ex) {
+			logger.error("The lock-lost listener failed for key '" + this.key + "'", ex);
+		}
 	}
 
 	private boolean confirm() {

@@ -2,6 +2,7 @@ package dev.zklock.lock;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -403,6 +404,24 @@ final class KeyLock {
 
 	private int holders() {
 		return this.exclusiveHolders + this.sharedHolders;
+	}
+
+	/**
+	 * An operator released some nodes of this instance: a node this key is still acquiring is
+	 * given up and asked for again.
+	 */
+	void released(Collection<String> paths) {
+		NodeAcquisition current;
+		lock();
+		try {
+			current = this.acquiring;
+		}
+		finally {
+			unlock();
+		}
+		if (current != null) {
+			current.released(paths);
+		}
 	}
 
 	// Events, each taking the lock.

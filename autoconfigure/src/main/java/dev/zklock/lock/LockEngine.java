@@ -140,17 +140,29 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Lose the lock nodes that an operator released from another instance, as on a lost
-	 * session: their holders' calls end with {@link dev.zklock.LockLostException}, the
-	 * lost-lock listener is told, holders are interrupted if so configured, and waiters ask for
-	 * a new node.
+	 * Apply a release of lock nodes of this instance made by an operator from another instance:
+	 * none of the nodes is granted again in this session, held or not yet; their holders lose
+	 * them as on a lost session (their calls end with {@link dev.zklock.LockLostException}, the
+	 * lost-lock listener is told, holders are interrupted if so configured); a key still waiting
+	 * on one of them asks for a new node at once; and the nodes are deleted. Nothing happens
+	 * when the release names another session than the current one (its nodes went with it).
 	 * @param nodePaths the released nodes' full paths
 	 * @param sessionId the session that owned them
 	 * @param why what the holders are told
 	 * @return how many of them this instance held
 	 */
 	public int loseReleased(Collection<String> nodePaths, long sessionId, String why) {
-		return this.guard.loseReleased(nodePaths, sessionId, why);
+		if (sessionId != this.port.sessionId()) {
+			return 0;
+		}
+		int lost = this.guard.loseReleased(nodePaths, sessionId, why);
+		for (KeyLock keyLock : this.keyLocks.all()) {
+			keyLock.released(nodePaths);
+		}
+		for (String path : nodePaths) {
+			this.port.delete(path, null);
+		}
+		return lost;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.zklock.lock;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -173,6 +174,28 @@ final class NodeAcquisition {
 		if (path[0] != null) {
 			this.port.delete(path[0], null);
 		}
+	}
+
+	/**
+	 * An operator released some nodes of this instance: if ours is one of them, it is deleted and
+	 * the request starts again with a new node (at the back of the key's queue), without waiting
+	 * for the node before it to go. A node already granted is the key's to lose.
+	 * @param paths the released nodes' full paths
+	 * @return whether our node was one of them
+	 */
+	boolean released(Collection<String> paths) {
+		String[] path = new String[1];
+		locked(() -> {
+			if (this.phase != Phase.ABANDONED && this.phase != Phase.GRANTED && this.ourPath != null
+					&& paths.contains(this.ourPath)) {
+				path[0] = this.ourPath;
+				restart();
+			}
+		});
+		if (path[0] != null) {
+			this.port.delete(path[0], null);
+		}
+		return path[0] != null;
 	}
 
 	/**

@@ -1,7 +1,9 @@
 package dev.zklock.lock;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,6 +21,14 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 	private final OrderedSet<ActiveLock> held = new OrderedSet<>();
 
 	private final OrderedSet<Waiter> waiting = new OrderedSet<>();
+
+	/**
+	 * The nodes of {@link #releasedSession} that an operator released: none of them may be
+	 * granted again, held or not when the release came.
+	 */
+	private final Set<String> released = new HashSet<>();
+
+	private long releasedSession;
 
 	private final boolean interruptOnLost;
 
@@ -46,6 +56,12 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 	 */
 	void add(ActiveLock lock, ZooKeeperPort port) {
 		this.held.add(lock);
+		if (isReleased(lock.node())) {
+			// The release came before the node was held (its grant was read before the release
+			// and handled after it): it is lost before any call uses it.
+			loseSafely(lock, "an operator released its node before it was granted", false);
+			return;
+		}
 		if (!port.isConnected()) {
 			lock.suspend();
 			// RECONNECTED may have been handled between the check and the suspension (the lock
@@ -60,6 +76,10 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 		}
 	}
 
+	private synchronized boolean isReleased(LockNode node) {
+		return node.sessionId() == this.releasedSession && this.released.contains(node.path());
+	}
+
 	/**
 	 * Lose the nodes of this session that an operator released from another instance: as on a
 	 * lost session, every local holder is told and its call ends with a lost lock, and the key
@@ -70,14 +90,35 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 	 * @return how many of the nodes this instance held
 	 */
 	int loseReleased(Collection<String> paths, long sessionId, String why) {
+		synchronized (this) {
+			if (this.releasedSession != sessionId) {
+				this.released.clear();
+				this.releasedSession = sessionId;
+			}
+			this.released.addAll(paths);
+		}
+		// Recorded before the held nodes are looked at, and add() looks at the record after
+		// adding its node to them: a node granted meanwhile is seen by one side or the other.
 		int lost = 0;
 		for (ActiveLock lock : this.held.snapshot()) {
 			if (lock.node().sessionId() == sessionId && paths.contains(lock.node().path())) {
-				lock.lose(why, this.interruptOnLost);
+				loseSafely(lock, why, this.interruptOnLost);
 				lost++;
 			}
 		}
 		return lost;
+	}
+
+	/**
+	 * Lose a lock, whatever its listeners throw: the other locks must be lost too.
+	 */
+	private static void loseSafely(ActiveLock lock, String why, boolean interrupt) {
+		try {
+			lock.lose(why, interrupt);
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Losing the lock on key '" + lock.key() + "' failed; its state is LOST", ex);
+		}
 	}
 
 	void remove(ActiveLock lock) {
@@ -103,7 +144,14 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 			}
 			case RECONNECTED -> {
 				long sessionId = this.port.sessionId();
-				this.held.snapshot().forEach((lock) -> lock.reconnected(sessionId));
+				this.held.snapshot().forEach((lock) -> {
+					try {
+						lock.reconnected(sessionId);
+					}
+					catch (RuntimeException | Error ex) {
+						logger.error("Revalidating the lock on key '" + lock.key() + "' failed", ex);
+					}
+				});
 				if (!this.held.isEmpty()) {
 					logger.info("Connection to ZooKeeper RECONNECTED: held locks are valid again if their session "
 							+ "survived, lost otherwise");
@@ -111,7 +159,7 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 			}
 			case LOST -> {
 				logger.warn("ZooKeeper session LOST: " + this.held.size() + " held lock(s) are lost");
-				this.held.snapshot().forEach((lock) -> lock.lose("the ZooKeeper session was lost", this.interruptOnLost));
+				this.held.snapshot().forEach((lock) -> loseSafely(lock, "the ZooKeeper session was lost", this.interruptOnLost));
 			}
 			default -> {
 			}
