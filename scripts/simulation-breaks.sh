@@ -51,6 +51,8 @@ breaks = {
       'if (path[0] != null) {\n\t\t\tthis.port.delete(path[0], null);', 'if (path[0] != null && Boolean.getBoolean("never")) {\n\t\t\tthis.port.delete(path[0], null);')]),
   'abandon-forgets-transactions': ('nothing left behind', [('NodeAcquisition.java',
       'this.unknown.removeInBackground(this.transactionId);', '')]),
+  'release-keeps-holders': ('honesty', [('SessionGuard.java',
+      'loseSafely(lock, why, this.interruptOnLost);\n\t\t\t\tlost++;', 'lost++;')]),
   'reconnect-tells-no-key': ('liveness', [('ActiveLock.java',
       'else if (changed) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(', 'else if (changed && Boolean.getBoolean("never")) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(')]),
 }

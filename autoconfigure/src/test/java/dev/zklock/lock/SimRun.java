@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -45,6 +46,18 @@ final class SimRun {
 
 	private final Breaks breaks;
 
+	/**
+	 * Forced releases draw from a source of their own, so that a run without them is the run
+	 * the same seed gave before they were simulated.
+	 */
+	private final SplittableRandom releaseRandom;
+
+	private final int releases;
+
+	private int releasesMade;
+
+	private SimServer.@Nullable Session operator;
+
 	private int requestsStarted;
 
 	private int faultsInjected;
@@ -63,6 +76,8 @@ final class SimRun {
 		}
 		this.faults = this.plan.flood() ? SimFaults.NONE : faults;
 		this.breaks = breaks;
+		this.releaseRandom = new SplittableRandom(seed ^ 0x5DEE_CE66DL);
+		this.releases = (this.plan.flood() || this.releaseRandom.nextBoolean()) ? 0 : this.releaseRandom.nextInt(1, 6);
 	}
 
 	/**
@@ -110,11 +125,15 @@ final class SimRun {
 	}
 
 	/**
-	 * Deliberate breaks of the checks' own inputs, to show that each check can fail.
+	 * Deliberate breaks of the checks' own inputs, and of the releasing instance's part of a
+	 * forced release (which lives outside the core), to show that each check can fail.
+	 * @param trustEveryGrant judge every grant as if it claimed to be valid
+	 * @param deleteUnanswered release as the first version did: delete the node without the
+	 * owner's answer, which the owner misses
 	 */
-	record Breaks(boolean trustEveryGrant) {
+	record Breaks(boolean trustEveryGrant, boolean deleteUnanswered) {
 
-		static final Breaks NONE = new Breaks(false);
+		static final Breaks NONE = new Breaks(false, false);
 
 	}
 
@@ -127,6 +146,7 @@ final class SimRun {
 			this.instances.add(new Instance("i" + i));
 		}
 		scheduleFaults();
+		scheduleReleases();
 		for (int i = 0; i < this.plan.newEpochs; i++) {
 			this.world.schedule(SimWorld.SERVER, this.world.between(0, this.activeLimit / 2), "leader elected",
 					() -> {
@@ -244,6 +264,76 @@ final class SimRun {
 			target.client.dropConnection(down);
 			this.faultWindows.add(new long[] { now, now + down + 2 * timeout });
 		}
+	}
+
+	// Forced releases: an operator releases a node of an instance from another one. The owner
+	// reads the notice when its control-node watch fires (while connected, not paused), applies
+	// it through LockEngine.loseReleased, and answers; the releasing instance deletes the node
+	// only after that answer (ClusterRelease, which is not simulated: its rule is).
+
+	private void scheduleReleases() {
+		long span = Math.max(SimWorld.millis(50), this.activeLimit / 2);
+		for (int i = 0; i < this.releases; i++) {
+			long at = this.releaseRandom.nextLong(0, span);
+			Instance target = this.instances.get(this.releaseRandom.nextInt(this.instances.size()));
+			this.world.schedule(SimWorld.SERVER, at, "forced release", () -> release(target));
+		}
+	}
+
+	private void release(Instance target) {
+		if (!this.active) {
+			return;
+		}
+		long session = target.client.sessionId();
+		List<SimServer.Node> nodes = this.server.ephemeralsUnder(BASE)
+			.stream()
+			.filter((node) -> node.owner == session && this.server.isAlive(session))
+			.toList();
+		if (nodes.isEmpty()) {
+			return;
+		}
+		String path = nodes.get(this.releaseRandom.nextInt(nodes.size())).path;
+		this.releasesMade++;
+		this.world.note("RELEASE of " + path + " of " + target.name);
+		if (this.breaks.deleteUnanswered()) {
+			this.world.schedule(SimWorld.SERVER, this.releaseRandom.nextLong(SimWorld.millis(1), SimWorld.millis(50)),
+					"releasing instance deletes without an answer", () -> operatorDelete(path));
+			return;
+		}
+		noticeRead(target, path, session);
+	}
+
+	private void noticeRead(Instance target, String path, long session) {
+		this.world.schedule(target.name, this.releaseRandom.nextLong(SimWorld.millis(1), SimWorld.millis(50)),
+				"release notice read", () -> {
+					if (target.client.sessionId() != session || !this.server.isAlive(session)) {
+						// The session ended first: its nodes went with it, the notice is for no one.
+						return;
+					}
+					if (!target.client.isConnected()) {
+						noticeRead(target, path, session);
+						return;
+					}
+					int held = target.engine.loseReleased(List.of(path), session, "released by a simulated operator");
+					this.world.note(target.name + " applied the release of " + path + " (" + held + " held) and answered");
+					this.world.schedule(SimWorld.SERVER,
+							this.releaseRandom.nextLong(SimWorld.millis(1), SimWorld.millis(30)),
+							"releasing instance deletes after the answer", () -> operatorDelete(path));
+				});
+	}
+
+	private void operatorDelete(String path) {
+		SimServer.Session operator = this.operator;
+		if (operator == null) {
+			operator = this.server.openSession((callback) -> {
+			});
+			this.operator = operator;
+		}
+		this.server.delete(operator, path);
+	}
+
+	int releasesMade() {
+		return this.releasesMade;
 	}
 
 	private void reap() {
