@@ -531,7 +531,18 @@ public class ZkLockTemplate implements AutoCloseable {
 	 * @since 0.2.0
 	 */
 	public List<LongHold> holdsSince(Instant before) {
-		return this.engine.holdsSince(before);
+		return this.engine.holdsSince(before, true);
+	}
+
+	/**
+	 * Return the locks held since before a given instant, oldest first, without reading the
+	 * holders' stacks (each {@link LongHold#stack()} is empty).
+	 * @param before the instant
+	 * @return the holds
+	 * @since 0.2.0
+	 */
+	public List<LongHold> holdsSinceWithoutStacks(Instant before) {
+		return this.engine.holdsSince(before, false);
 	}
 
 	/**

@@ -118,6 +118,14 @@ final class Hold implements HeldLock {
 	}
 
 	/**
+	 * Return who holds the grant: its thread (a reentrant call's holds share it), or the hold
+	 * itself for an asynchronous call, whose holds share no thread.
+	 */
+	Object holderIdentity() {
+		return (this.holder != null) ? this.holder : this;
+	}
+
+	/**
 	 * Return the stack of the thread that holds the grant, empty for an asynchronous call.
 	 */
 	StackTraceElement[] holderStack() {

@@ -288,20 +288,23 @@ public final class LockEngine implements AutoCloseable {
 
 	/**
 	 * Return the holds that began before a given instant, oldest first, one for each key and
-	 * holder (a reentrant call's inner holds are left out).
+	 * holder (a reentrant call's inner holds are left out; each asynchronous call is a holder of
+	 * its own).
 	 * @param before the instant
+	 * @param withStacks whether to read each blocking holder's stack (empty otherwise)
 	 * @return the holds
 	 */
-	public List<LongHold> holdsSince(Instant before) {
+	public List<LongHold> holdsSince(Instant before, boolean withStacks) {
 		Map<String, LongHold> oldest = new LinkedHashMap<>();
 		for (ActiveLock lock : this.guard.held()) {
 			for (Hold hold : lock.holds()) {
 				if (hold.since().isBefore(before)) {
-					String id = lock.key() + "\n" + hold.holderName() + "\n" + System.identityHashCode(hold.lock());
+					String id = lock.key() + "\n" + System.identityHashCode(hold.holderIdentity()) + "\n"
+							+ System.identityHashCode(hold.lock());
 					LongHold seen = oldest.get(id);
 					if (seen == null || hold.since().isBefore(seen.since())) {
 						oldest.put(id, new LongHold(lock.key(), hold.mode(), lock.call(), hold.holderName(),
-								hold.since(), List.of(hold.holderStack())));
+								hold.since(), withStacks ? List.of(hold.holderStack()) : List.of()));
 					}
 				}
 			}

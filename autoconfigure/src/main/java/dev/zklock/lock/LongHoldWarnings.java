@@ -74,22 +74,35 @@ public class LongHoldWarnings implements AutoCloseable {
 		return this.template.holdsSince(this.clock.instant().minus(this.threshold));
 	}
 
+	/**
+	 * Warn of the holds past the threshold not warned of yet. Stacks are read only when there is
+	 * one to warn of; nothing that goes wrong here stops the next checks.
+	 */
 	void check() {
 		try {
-			List<LongHold> holds = current();
+			Instant before = this.clock.instant().minus(this.threshold);
 			Set<String> now = new HashSet<>();
-			for (LongHold hold : holds) {
-				String id = hold.key() + "\n" + hold.thread() + "\n" + hold.since();
-				now.add(id);
-				if (this.warned.add(id)) {
-					warn(hold);
+			boolean unwarned = false;
+			for (LongHold hold : this.template.holdsSinceWithoutStacks(before)) {
+				now.add(id(hold));
+				unwarned |= !this.warned.contains(id(hold));
+			}
+			if (unwarned) {
+				for (LongHold hold : this.template.holdsSince(before)) {
+					if (now.contains(id(hold)) && this.warned.add(id(hold))) {
+						warn(hold);
+					}
 				}
 			}
 			this.warned.retainAll(now);
 		}
-		catch (RuntimeException ex) {
-			logger.debug("Could not look at long holds: " + ex);
+		catch (Throwable ex) {
+			logger.warn("Could not look at long holds (looked at again in the next check): " + ex);
 		}
+	}
+
+	private static String id(LongHold hold) {
+		return hold.key() + "\n" + hold.thread() + "\n" + hold.since();
 	}
 
 	private void warn(LongHold hold) {

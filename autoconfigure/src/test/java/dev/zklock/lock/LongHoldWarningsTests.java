@@ -1,13 +1,20 @@
 package dev.zklock.lock;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
@@ -97,6 +104,69 @@ class LongHoldWarningsTests {
 		call.get(30, TimeUnit.SECONDS);
 		assertThat(warnings.current()).isEmpty();
 		assertThat(registry.get(LockGauges.OLDEST_HOLD).gauge().value()).isZero();
+	}
+
+	@Test
+	void twoAsynchronousHoldsOfOneKeyAreEachWarned(CapturedOutput output) throws Exception {
+		ZkLockTemplate template = this.support.template();
+		LongHoldWarnings warnings = new LongHoldWarnings(template, Duration.ofMillis(500));
+		CompletableFuture<Object> done = new CompletableFuture<>();
+		CountDownLatch holding = new CountDownLatch(2);
+		List<CompletableFuture<Object>> calls = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			calls.add(template.executeAsync(List.of("report:1"), LockMode.SHARED, null, (lock) -> {
+				holding.countDown();
+				return done;
+			}));
+		}
+		assertThat(holding.await(30, TimeUnit.SECONDS)).isTrue();
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> warnings.current().size() == 2);
+			warnings.check();
+			warnings.check();
+			assertThat(output.getOut().split("Lock on key 'report:1' held for", -1)).as("one WARN each").hasSize(3);
+		}
+		finally {
+			done.complete("done");
+		}
+		for (CompletableFuture<Object> call : calls) {
+			call.get(30, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void aCheckThatFailsDoesNotStopTheNextOnes(CapturedOutput output) throws Exception {
+		ZkLockTemplate template = this.support.template();
+		AtomicInteger checks = new AtomicInteger();
+		LongHoldWarnings warnings = new LongHoldWarnings(template, Duration.ofMillis(40), new Clock() {
+
+			@Override
+			public ZoneId getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(ZoneId zone) {
+				return this;
+			}
+
+			@Override
+			public Instant instant() {
+				if (checks.incrementAndGet() == 1) {
+					throw new AssertionError("a failure no check expects");
+				}
+				return Instant.now();
+			}
+
+		});
+		warnings.start();
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> checks.get() >= 3);
+			assertThat(output.getOut()).contains("Could not look at long holds");
+		}
+		finally {
+			warnings.close();
+		}
 	}
 
 	private static Object holdUntil(CountDownLatch holds, CountDownLatch done) throws InterruptedException {
