@@ -39,6 +39,11 @@ class UnknownPropertiesWarning implements InitializingBean {
 
 	private static final ConfigurationPropertyName ZKLOCK = ConfigurationPropertyName.of("zklock");
 
+	/**
+	 * The system properties of the test helpers (zklock-test), read by them, not bound.
+	 */
+	private static final ConfigurationPropertyName TEST_HELPERS = ConfigurationPropertyName.of("zklock.test");
+
 	private static final Pattern PROPERTY = Pattern.compile("\"name\"\\s*:\\s*\"(zklock\\.[^\"]+)\"");
 
 	private final Environment environment;
@@ -67,7 +72,8 @@ class UnknownPropertiesWarning implements InitializingBean {
 			List<ConfigurationPropertyName> known) {
 		List<ConfigurationPropertyName> unknown = new ArrayList<>();
 		for (ConfigurationPropertyName name : set) {
-			boolean bound = known.stream().anyMatch((property) -> property.equals(name) || property.isAncestorOf(name));
+			boolean bound = TEST_HELPERS.isAncestorOf(name)
+					|| known.stream().anyMatch((property) -> property.equals(name) || property.isAncestorOf(name));
 			if (!bound) {
 				unknown.add(name);
 			}

@@ -131,7 +131,8 @@ class ZkLockPropertyChecksTests {
 		this.contextRunner
 			.withPropertyValues("zklock.connect-string=" + server.getConnectString(),
 					"zklock.zookeeper.connect-string=" + server.getConnectString(), "zklock.sesion-timeout=5s",
-					"zklock.leader.min-participants.orders=2", "zklock.acl.readers[0]=world:anyone")
+					"zklock.leader.min-participants.orders=2", "zklock.acl.readers[0]=world:anyone",
+					"zklock.test.scratch-dir=target/elsewhere")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output)
 			.contains("Property 'zklock.zookeeper.connect-string' is not a zklock property and is ignored; "
@@ -140,6 +141,7 @@ class ZkLockPropertyChecksTests {
 					+ "did you mean 'zklock.session-timeout'?")
 			.doesNotContain("'zklock.leader.min-participants.orders'")
 			.doesNotContain("'zklock.acl.readers[0]'")
+			.doesNotContain("'zklock.test.scratch-dir'")
 			.doesNotContain("Property 'zklock.connect-string'");
 	}
 
