@@ -555,7 +555,10 @@ public class ZkLockTemplate implements AutoCloseable {
 	}
 
 	/**
-	 * Return the keys this instance holds or keeps while another instance waits for them.
+	 * Return the keys this instance holds or keeps and has seen another instance wait for.
+	 * This instance looks for other waiters only while it could go on granting the key to its
+	 * own calls (calls of its own queued for the key, shared calls overlapping, or the lock
+	 * kept): a key held by one call alone is not listed, however many instances wait for it.
 	 * @return the keys
 	 */
 	public List<String> keysOthersWaitFor() {

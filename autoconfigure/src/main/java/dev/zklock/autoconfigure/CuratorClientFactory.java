@@ -48,6 +48,9 @@ class CuratorClientFactory {
 	CuratorFramework createStarted() {
 		String connectString = this.connectionDetails.getConnectString();
 		ConnectStrings.validate(connectString);
+		if (this.properties.isFailFast()) {
+			ConnectStrings.validateResolvable(connectString);
+		}
 		CuratorFrameworkFactory.Builder builder = builder(connectString);
 		this.customizers.forEach((customizer) -> customizer.customize(builder));
 		if (this.sasl != null) {

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -40,6 +42,11 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 
 	private static final long START_TIMEOUT_SECONDS = 30;
 
+	/**
+	 * Prefix of the temporary data folders, followed by the id of the process that made them.
+	 */
+	static final String TEMPORARY_PREFIX = "zklock-embedded-zk-";
+
 	private final File dataDir;
 
 	private final boolean temporaryDataDir;
@@ -71,7 +78,7 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 		this.tls = tls;
 		try {
 			this.temporaryDataDir = (dataDir == null);
-			this.dataDir = (dataDir != null) ? dataDir : Files.createTempDirectory("zklock-embedded-zk").toFile();
+			this.dataDir = (dataDir != null) ? dataDir : temporaryDataDir();
 			this.dataDir.mkdirs();
 			if (tls != null) {
 				tls.apply();
@@ -130,6 +137,42 @@ public class EmbeddedZooKeeperServer implements DisposableBean {
 		}
 		if (this.temporaryDataDir) {
 			FileSystemUtils.deleteRecursively(this.dataDir);
+		}
+	}
+
+	/**
+	 * Make a temporary data folder named by this process's id, after removing those left by
+	 * processes that are gone (killed before they could remove theirs).
+	 */
+	private static File temporaryDataDir() throws IOException {
+		Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+		try (DirectoryStream<Path> folders = Files.newDirectoryStream(tmp, TEMPORARY_PREFIX + "*")) {
+			for (Path folder : folders) {
+				if (leftByAnEndedProcess(folder.getFileName().toString())) {
+					try {
+						FileSystemUtils.deleteRecursively(folder);
+					}
+					catch (IOException ex) {
+						// another process's folder that this one may not remove: left as it is
+					}
+				}
+			}
+		}
+		return Files.createTempDirectory(tmp, TEMPORARY_PREFIX + ProcessHandle.current().pid() + "-").toFile();
+	}
+
+	static boolean leftByAnEndedProcess(String folderName) {
+		String rest = folderName.substring(TEMPORARY_PREFIX.length());
+		int dash = rest.indexOf('-');
+		if (dash <= 0) {
+			return false;
+		}
+		try {
+			long pid = Long.parseLong(rest.substring(0, dash));
+			return ProcessHandle.of(pid).map((process) -> !process.isAlive()).orElse(true);
+		}
+		catch (NumberFormatException ex) {
+			return false;
 		}
 	}
 

@@ -82,8 +82,9 @@ public final class ZkLeaderAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static LeaderComponents zklockLeaderComponents(ObjectProvider<ZkLeadership> leadership, Environment environment) {
-		return new LeaderComponents(leadership::getIfAvailable,
-				leaderProperties(environment).getComponentStopTimeout());
+		ZkLockProperties.Leader leader = leaderProperties(environment);
+		ZkLockPropertyChecks.checkLeader(leader);
+		return new LeaderComponents(leadership::getIfAvailable, leader.getComponentStopTimeout());
 	}
 
 	@Bean

@@ -33,7 +33,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.util.Assert;
 
 /**
  * Auto-configuration of locks: a {@link ZkLockTemplate} bean, told of its calls by the
@@ -65,6 +64,7 @@ public final class ZkLockAutoConfiguration {
 	ZkLockTemplate zkLockTemplate(CuratorFramework client, ZkLockProperties properties,
 			ObjectProvider<LockCallListener> listeners, BeanFactory beanFactory, InstanceParticipant zklockParticipant) {
 		ZkLockProperties.Lock lock = properties.getLock();
+		ZkLockPropertyChecks.checkLock(lock);
 		ZkLockTemplate template = new ZkLockTemplate(client, lock.getBasePath(), lock.getWaitTime(),
 				lock.isInterruptOnLost(), LockCallListener.of(listeners.orderedStream().toList()), lockSettings(lock));
 		template.setParticipantId(zklockParticipant.id());
@@ -135,10 +135,6 @@ public final class ZkLockAutoConfiguration {
 	private static LockSettings lockSettings(ZkLockProperties.Lock lock) {
 		ZkLockProperties.Lock.Handoff handoff = lock.getHandoff();
 		ZkLockProperties.Lock.Keep keep = lock.getKeep();
-		Assert.isTrue(handoff.getMaxGrants() >= 0, "'zklock.lock.handoff.max-grants' must not be negative");
-		Assert.isTrue(!handoff.getMaxTime().isNegative(), "'zklock.lock.handoff.max-time' must not be negative");
-		Assert.isTrue(!keep.getIdleTime().isNegative(), "'zklock.lock.keep.idle-time' must not be negative");
-		Assert.isTrue(keep.getMaxKeys() >= 0, "'zklock.lock.keep.max-keys' must not be negative");
 		return new LockSettings(handoff.isEnabled(), handoff.getMaxGrants(), handoff.getMaxTime(), keep.getIdleTime(),
 				keep.getMaxKeys());
 	}

@@ -11,6 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
@@ -18,6 +20,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
@@ -40,11 +43,17 @@ public final class ZooKeeperAutoConfiguration {
 		return new PropertiesZooKeeperConnectionDetails(properties);
 	}
 
+	@Bean
+	static UnknownPropertiesWarning zklockUnknownPropertiesWarning(Environment environment) {
+		return new UnknownPropertiesWarning(environment);
+	}
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	CuratorFramework zklockCuratorFramework(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
 			ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls,
 			ObjectProvider<ZooKeeperClientSasl> sasl) {
+		ZkLockPropertyChecks.checkClient(properties);
 		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
 				tls.getIfAvailable(), sasl.getIfAvailable())
 			.createStarted();
@@ -113,10 +122,25 @@ public final class ZooKeeperAutoConfiguration {
 	@ConditionalOnBooleanProperty("zklock.embedded.enabled")
 	static class EmbeddedServerConfiguration {
 
+		private static final String CONNECT_STRING = "zklock.connect-string";
+
+		private static final String ZOOKEEPER_LOGGER = "org.apache.zookeeper";
+
+		private static final String SERVER_LOGGER = "org.apache.zookeeper.server";
+
 		@Bean
 		@ConditionalOnMissingBean
 		EmbeddedZooKeeperServer embeddedZooKeeperServer(ZkLockProperties properties,
-				ObjectProvider<SslBundles> sslBundles) {
+				ObjectProvider<SslBundles> sslBundles, Environment environment, ObjectProvider<LoggingSystem> logging) {
+			String connectString = environment.getProperty(CONNECT_STRING);
+			if (connectString != null) {
+				throw new InvalidZkLockPropertyException(CONNECT_STRING, connectString,
+						"it is set together with 'zklock.embedded.enabled=true', which starts an embedded server and "
+								+ "connects to it instead",
+						"Remove 'zklock.connect-string' to use the embedded server, or set "
+								+ "'zklock.embedded.enabled=false' to connect to the servers it names.");
+			}
+			quietServerLogs(environment, logging.getIfAvailable());
 			ZkLockProperties.Embedded embedded = properties.getEmbedded();
 			String bundleName = embedded.getSsl().getBundle();
 			if (!StringUtils.hasText(bundleName)) {
@@ -128,6 +152,17 @@ public final class ZooKeeperAutoConfiguration {
 					tls);
 			sslBundles.getObject().addBundleUpdateHandler(bundleName, tls::reloaded);
 			return server;
+		}
+
+		/**
+		 * The server's banner and its INFO lines (about 70 at startup) at WARN, unless the
+		 * application sets a level for ZooKeeper's loggers itself.
+		 */
+		private static void quietServerLogs(Environment environment, @Nullable LoggingSystem logging) {
+			if (logging != null && !environment.containsProperty("logging.level." + ZOOKEEPER_LOGGER)
+					&& !environment.containsProperty("logging.level." + SERVER_LOGGER)) {
+				logging.setLogLevel(SERVER_LOGGER, LogLevel.WARN);
+			}
 		}
 
 		private static SslBundle embeddedServerBundle(@Nullable SslBundles bundles, String name) {

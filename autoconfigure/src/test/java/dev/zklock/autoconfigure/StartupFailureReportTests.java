@@ -40,6 +40,14 @@ class StartupFailureReportTests {
 			.contains("Set 'zklock.connect-string'");
 	}
 
+	@Test
+	void negativeSessionTimeoutIsReportedWithThePropertyAndTheFix(CapturedOutput output) {
+		assertThatException().isThrownBy(() -> run("zklock.session-timeout", "-1s"));
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid value '-1000ms' for 'zklock.session-timeout': it must be positive")
+			.contains("Set 'zklock.session-timeout' to a positive duration");
+	}
+
 	private static void run(String... properties) {
 		SpringApplication application = new SpringApplication(EmptyApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);

@@ -195,6 +195,8 @@ class ZkLockAutoConfigurationTests {
 			assertThat(analysis.getDescription()).startsWith("Invalid @ZkLocked on BadStock.reserve(String) of bean "
 					+ "'badStock': the key expression '#item' refers to #item, which the method does not have");
 			assertThat(analysis.getAction()).contains("in bean 'badStock'").contains("the method's parameters are #sku");
+			assertThat(analysis.getDescription()).as("the fix, said in the action only")
+				.doesNotContain("the method's parameters are");
 		});
 	}
 

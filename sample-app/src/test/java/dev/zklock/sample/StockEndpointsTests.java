@@ -138,7 +138,7 @@ class StockEndpointsTests {
 			Http.Response response = this.http.post("/stock/sku-2/restock?qty=5");
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
 			assertThat(response.status()).isEqualTo(423);
-			assertThat(response.text("error")).isEqualTo("lock-timeout");
+			assertThat(response.text("type")).isEqualTo("urn:zklock:lock-timeout");
 			assertThat(response.text("key")).isEqualTo("stock:sku-2");
 			assertThat(response.text("waitTime")).isEqualTo("2000ms");
 		}

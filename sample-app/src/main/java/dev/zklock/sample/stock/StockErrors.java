@@ -1,8 +1,6 @@
 package dev.zklock.sample.stock;
 
 import dev.zklock.LockLostException;
-import dev.zklock.LockTimeoutException;
-import dev.zklock.ZkLockException;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -10,8 +8,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * Answers failures as JSON problem details (RFC 9457), each with an {@code error} code that
- * scripts can test.
+ * Answers the application's own failures as JSON problem details (RFC 9457), each with an
+ * {@code error} code that scripts can test. Lock failures are answered by zklock's own handler
+ * (423 for a busy lock, 503 for ZooKeeper unreachable), except a lost lock, answered here with
+ * what it means for a reservation: a handler of the application wins over zklock's.
  */
 @RestControllerAdvice
 class StockErrors {
@@ -47,17 +47,6 @@ class StockErrors {
 	}
 
 	/**
-	 * {@code onTimeout = THROW}: the lock was not obtained within the wait time.
-	 */
-	@ExceptionHandler
-	ProblemDetail lockTimeout(LockTimeoutException ex) {
-		ProblemDetail problem = problem(HttpStatus.LOCKED, "lock-timeout", ex);
-		problem.setProperty("key", ex.getKey());
-		problem.setProperty("waitTime", ex.getWaitTime().toMillis() + "ms");
-		return problem;
-	}
-
-	/**
 	 * The lock was lost, or in doubt, when the call returned: its result was discarded, but
 	 * what it wrote before, if the fencing token let it, stays written.
 	 */
@@ -67,14 +56,6 @@ class StockErrors {
 		problem.setProperty("key", ex.getKey());
 		problem.setProperty("outcome", "unknown: the change may have been made; read the stock before retrying");
 		return problem;
-	}
-
-	/**
-	 * Any other lock failure, for example ZooKeeper could not be reached in time.
-	 */
-	@ExceptionHandler
-	ProblemDetail lockUnavailable(ZkLockException ex) {
-		return problem(HttpStatus.SERVICE_UNAVAILABLE, "lock-unavailable", ex);
 	}
 
 	private static ProblemDetail problem(HttpStatus status, String error, Exception ex) {
