@@ -102,6 +102,7 @@ public class ClusterRelease {
 
 	private ForcedRelease.Owner releaseOf(String participant, String session, List<String> paths) {
 		List<String> gone = new ArrayList<>();
+		String[] notice = new String[1];
 		try {
 			String control = ReleaseNotice.controlPath(this.lockBasePath, participant);
 			if (participant.isEmpty() || this.client.checkExists().forPath(control) == null) {
@@ -110,7 +111,7 @@ public class ClusterRelease {
 						"the owner has no control node and was not told: its holders, if any, may go on working, "
 								+ "and their late writes are left to the fencing tokens");
 			}
-			String answer = tell(participant, control, session, paths);
+			String answer = tell(participant, control, session, paths, notice);
 			if (answer == null) {
 				return owner(participant, session, ForcedRelease.Outcome.NOT_CONFIRMED, gone,
 						"the owner did not answer within " + this.ownerWait + ": nothing was deleted; it applies the "
@@ -127,11 +128,31 @@ public class ClusterRelease {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return owner(participant, session, ForcedRelease.Outcome.FAILED, gone, "interrupted: " + ex);
+			return failed(participant, session, gone, notice[0], "interrupted: " + ex);
 		}
 		catch (Exception ex) {
-			return owner(participant, session, ForcedRelease.Outcome.FAILED, gone, "ZooKeeper failed: " + ex);
+			return failed(participant, session, gone, notice[0], "ZooKeeper failed: " + ex);
 		}
+	}
+
+	/**
+	 * A release that failed part way: a notice written and not answered is withdrawn (in the
+	 * background, until ZooKeeper takes the delete); the owner may still apply it if it reads it
+	 * first, and the detail says so.
+	 */
+	private ForcedRelease.Owner failed(String participant, String session, List<String> gone, @Nullable String notice,
+			String why) {
+		String detail = why + "; gone: " + gone;
+		if (notice != null) {
+			try {
+				this.client.delete().guaranteed().inBackground().forPath(notice);
+			}
+			catch (Exception ex) {
+				// it goes with this instance's session
+			}
+			detail += "; the notice to the owner is withdrawn, but the owner applies it if it reads it first";
+		}
+		return owner(participant, session, ForcedRelease.Outcome.FAILED, gone, detail);
 	}
 
 	private static ForcedRelease.Owner owner(String participant, String session, ForcedRelease.Outcome outcome,
@@ -146,12 +167,13 @@ public class ClusterRelease {
 	 * the notice stays, for the owner to apply when it reads it, and is removed once the
 	 * owner's session has ended.
 	 */
-	private @Nullable String tell(String participant, String control, String session, List<String> paths)
-			throws Exception {
+	private @Nullable String tell(String participant, String control, String session, List<String> paths,
+			@Nullable String[] written) throws Exception {
 		ReleaseNotice notice = new ReleaseNotice(Long.parseUnsignedLong(session, 16), this.participant, paths);
 		String path = this.client.create()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath(ZKPaths.makePath(control, ReleaseNotice.NOTICE), notice.toBytes());
+		written[0] = path;
 		long deadline = System.nanoTime() + this.ownerWait.toNanos();
 		while (true) {
 			byte[] data;
