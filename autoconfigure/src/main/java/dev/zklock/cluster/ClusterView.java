@@ -1,6 +1,5 @@
 package dev.zklock.cluster;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -55,14 +54,14 @@ public class ClusterView {
 	static final String RESERVED = "#";
 
 	/**
-	 * The bytes allowed for a key's node name when sizing a list before reading it.
+	 * The bytes allowed for a key's or a group's node name when sizing a list before reading it.
 	 */
-	private static final int KEY_NAME_ALLOWANCE = 256;
+	static final int KEY_NAME_ALLOWANCE = 256;
 
 	/**
 	 * The bytes allowed for a lock or election node's name (some 60 characters) likewise.
 	 */
-	private static final int NODE_NAME_ALLOWANCE = 128;
+	static final int NODE_NAME_ALLOWANCE = 128;
 
 	private final BoundedChildren children;
 
@@ -70,7 +69,7 @@ public class ClusterView {
 
 	private final String lockBasePath;
 
-	private final @Nullable String leaderBasePath;
+	private final @Nullable Elections elections;
 
 	/**
 	 * Create a view that reads every list on the application's session, and refuses one too long
@@ -96,7 +95,8 @@ public class ClusterView {
 		this.client = client;
 		this.children = new BoundedChildren(client, listings);
 		this.lockBasePath = ZKPaths.makePath(lockBasePath, "");
-		this.leaderBasePath = (leaderBasePath != null) ? ZKPaths.makePath(leaderBasePath, "") : null;
+		this.elections = (leaderBasePath != null)
+				? new Elections(client, this.children, ZKPaths.makePath(leaderBasePath, "")) : null;
 	}
 
 	/**
@@ -185,51 +185,7 @@ public class ClusterView {
 	 * @return the groups
 	 */
 	public List<ElectionGroupView> elections() {
-		String basePath = this.leaderBasePath;
-		if (basePath == null) {
-			return List.of();
-		}
-		List<String> groups = new ArrayList<>(
-				this.children.read(basePath, this.children.count(basePath), KEY_NAME_ALLOWANCE));
-		groups.sort(Comparator.naturalOrder());
-		List<ElectionGroupView> views = new ArrayList<>();
-		for (String group : groups) {
-			if (views.size() == MAX_KEYS) {
-				break;
-			}
-			views.add(election(ZKPaths.makePath(basePath, group), group));
-		}
-		return views;
-	}
-
-	private ElectionGroupView election(String groupPath, String group) {
-		List<String> nodes = new ArrayList<>(
-				this.children.read(groupPath, this.children.count(groupPath), NODE_NAME_ALLOWANCE));
-		nodes.removeIf((name) -> !isElectionNode(name));
-		nodes.sort(Comparator.comparing((String name) -> name.substring(name.length() - 10)));
-		List<String> participants = new ArrayList<>();
-		long epoch = -1;
-		for (String name : nodes) {
-			Stat stat = new Stat();
-			byte[] data = data(ZKPaths.makePath(groupPath, name), stat);
-			if (data == null) {
-				continue;
-			}
-			if (participants.isEmpty()) {
-				epoch = stat.getCzxid();
-			}
-			NodeOwner owner = NodeOwner.parse(data);
-			participants.add((owner != null) ? owner.participant() : new String(data, StandardCharsets.UTF_8));
-			if (participants.size() == MAX_NODES) {
-				break;
-			}
-		}
-		return new ElectionGroupView(group, participants, participants.isEmpty() ? null : participants.get(0), epoch);
-	}
-
-	private static boolean isElectionNode(String name) {
-		return name.length() > 12 && name.substring(name.length() - 10).chars().allMatch(Character::isDigit)
-				&& name.startsWith("n-", name.length() - 12);
+		return (this.elections != null) ? this.elections.groups() : List.of();
 	}
 
 	private String keyPath(String key) {
@@ -254,8 +210,12 @@ public class ClusterView {
 	}
 
 	private byte @Nullable [] data(String path, Stat stat) {
+		return data(this.client, path, stat);
+	}
+
+	static byte @Nullable [] data(CuratorFramework client, String path, Stat stat) {
 		try {
-			return this.client.getData().storingStatIn(stat).forPath(path);
+			return client.getData().storingStatIn(stat).forPath(path);
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
