@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.BoundedExponentialBackoffRetry;
+import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.PropertyMapper;
@@ -64,7 +66,24 @@ class CuratorClientFactory {
 		return client;
 	}
 
+	/**
+	 * Return a client like {@link #createStarted()}'s, not started, for a listing session of the
+	 * cluster view: a session of its own, replies of up to {@code replyLimit} bytes, and no retry
+	 * of a lost connection.
+	 */
+	CuratorFramework createListing(int replyLimit) {
+		ZKClientConfig config = clientConfig();
+		config.setProperty(ZKConfig.JUTE_MAXBUFFER, String.valueOf(replyLimit));
+		CuratorFrameworkFactory.Builder builder = builder(this.connectionDetails.getConnectString(), config);
+		this.customizers.forEach((customizer) -> customizer.customize(builder));
+		return builder.retryPolicy(new RetryNTimes(0, 0)).build();
+	}
+
 	private CuratorFrameworkFactory.Builder builder(String connectString) {
+		return builder(connectString, clientConfig());
+	}
+
+	private CuratorFrameworkFactory.Builder builder(String connectString, ZKClientConfig clientConfig) {
 		ZkLockProperties.Retry retry = this.properties.getRetry();
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
@@ -78,7 +97,7 @@ class CuratorClientFactory {
 			.whenHasText()
 			.as((namespace) -> StringUtils.trimLeadingCharacter(namespace, '/'))
 			.to(builder::namespace);
-		builder.zkClientConfig(clientConfig());
+		builder.zkClientConfig(clientConfig);
 		ZkLockProperties.Auth auth = this.properties.getAuth();
 		map.from(auth::getScheme).whenHasText().to((scheme) -> {
 			String credentials = (auth.getCredentials() != null) ? auth.getCredentials() : "";

@@ -12,6 +12,7 @@ import dev.zklock.actuate.ZkLockEndpoint;
 import dev.zklock.cluster.ClusterRelease;
 import dev.zklock.cluster.ClusterView;
 import dev.zklock.cluster.ForcedReleaseListener;
+import dev.zklock.cluster.ListingClients;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -57,12 +58,13 @@ public final class ZkLockEndpointAutoConfiguration {
 	@ConditionalOnAvailableEndpoint
 	ZkLockClusterEndpoint zkLockClusterEndpoint(CuratorFramework client, ZkLockProperties properties,
 			ObjectProvider<ZkLockTemplate> template, ApplicationEventPublisher publisher,
-			ObjectProvider<ForcedReleaseListener> listener) {
+			ObjectProvider<ForcedReleaseListener> listener, ObjectProvider<ListingClients> listings) {
 		String lockBasePath = properties.getLock().getBasePath();
 		ZkLockTemplate locks = template.getIfUnique();
 		ClusterRelease release = (locks != null)
 				? new ClusterRelease(client, lockBasePath, locks.getParticipantId(), RELEASE_OWNER_WAIT) : null;
-		return new ZkLockClusterEndpoint(new ClusterView(client, lockBasePath, properties.getLeader().getBasePath()),
+		return new ZkLockClusterEndpoint(new ClusterView(client, lockBasePath, properties.getLeader().getBasePath(),
+				listings.getIfAvailable()),
 				release, publisher, listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
 	}
 

@@ -3,6 +3,8 @@ package dev.zklock.autoconfigure;
 import org.apache.curator.framework.CuratorFramework;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.cluster.ListingClients;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -57,6 +59,25 @@ public final class ZooKeeperAutoConfiguration {
 		return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
 				tls.getIfAvailable(), sasl.getIfAvailable())
 			.createStarted();
+	}
+
+	/**
+	 * The listing sessions of the cluster view, made like the auto-configured client (same
+	 * ensemble, namespace, credentials, TLS and customizers) with a reply limit of their own.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingBean(CuratorFramework.class)
+	static class ListingClientsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ListingClients zklockListingClients(ZkLockProperties properties, ZooKeeperConnectionDetails connectionDetails,
+				ObjectProvider<CuratorFrameworkBuilderCustomizer> customizers, ObjectProvider<ZooKeeperClientTls> tls,
+				ObjectProvider<ZooKeeperClientSasl> sasl) {
+			return new CuratorClientFactory(properties, connectionDetails, customizers.orderedStream().toList(),
+					tls.getIfAvailable(), sasl.getIfAvailable())::createListing;
+		}
+
 	}
 
 	/**

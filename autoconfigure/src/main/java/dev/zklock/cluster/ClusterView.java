@@ -1,6 +1,5 @@
 package dev.zklock.cluster;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,25 +11,32 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
-import dev.zklock.ZkLockException;
 import dev.zklock.lock.LockKeys;
 import dev.zklock.lock.LockQueues;
 import dev.zklock.lock.NodeOwner;
 
 /**
  * Reads the whole cluster from ZooKeeper, from any instance: every lock key under the base path
- * with its queue, and every election group with its participants. Plain reads without watches:
- * listing keys costs one request, and each key one request for its children and one for each
- * lock node's data; an election group costs one request and one per participant.
+ * with its queue, and every election group with its participants. Plain reads without watches,
+ * none of a reply the application's client cannot take ({@link BoundedChildren}): a node's
+ * children are read after its {@code Stat}, on the application's session while they are few, on
+ * a short-lived session of their own ({@link ListingClients}) when they are many. A page of keys
+ * costs two requests for the base path, one for each key it looks at, and for each key shown one
+ * more for its children and one for each of its lock nodes' data.
  *
  * @since 0.2.0
  */
 public class ClusterView {
 
 	/**
-	 * The most keys one listing reads, whatever it asks.
+	 * The most keys one page shows, whatever it asks.
 	 */
 	public static final int MAX_KEYS = 1000;
+
+	/**
+	 * The most keys one page looks at, shown or found empty.
+	 */
+	public static final int MAX_LOOKED_AT = 2 * MAX_KEYS;
 
 	/**
 	 * The most lock nodes read of one key; the rest of its queue is left out.
@@ -38,59 +44,104 @@ public class ClusterView {
 	public static final int MAX_NODES = 1000;
 
 	/**
+	 * The most names a page reports as skipped.
+	 */
+	public static final int MAX_SKIPPED = 100;
+
+	/**
 	 * Names under the lock base path that are not keys begin with this: no encoded key does.
 	 */
 	static final String RESERVED = "#";
+
+	/**
+	 * The bytes allowed for a key's or a group's node name when sizing a list before reading it.
+	 */
+	static final int KEY_NAME_ALLOWANCE = 256;
+
+	/**
+	 * The bytes allowed for a lock or election node's name (some 60 characters) likewise.
+	 */
+	static final int NODE_NAME_ALLOWANCE = 128;
+
+	private final BoundedChildren children;
 
 	private final CuratorFramework client;
 
 	private final String lockBasePath;
 
-	private final @Nullable String leaderBasePath;
+	private final @Nullable Elections elections;
+
+	/**
+	 * Create a view that reads every list on the application's session, and refuses one too long
+	 * for it ({@link TooManyChildrenException}).
+	 * @param client the started client
+	 * @param lockBasePath {@code zklock.lock.base-path}
+	 * @param leaderBasePath {@code zklock.leader.base-path}, or {@code null} to show no elections
+	 */
+	public ClusterView(CuratorFramework client, String lockBasePath, @Nullable String leaderBasePath) {
+		this(client, lockBasePath, leaderBasePath, null);
+	}
 
 	/**
 	 * Create a view.
 	 * @param client the started client
 	 * @param lockBasePath {@code zklock.lock.base-path}
 	 * @param leaderBasePath {@code zklock.leader.base-path}, or {@code null} to show no elections
+	 * @param listings makes the sessions that read lists too long for the application's, or
+	 * {@code null} to refuse such lists
 	 */
-	public ClusterView(CuratorFramework client, String lockBasePath, @Nullable String leaderBasePath) {
+	public ClusterView(CuratorFramework client, String lockBasePath, @Nullable String leaderBasePath,
+			@Nullable ListingClients listings) {
 		this.client = client;
+		this.children = new BoundedChildren(client, listings);
 		this.lockBasePath = ZKPaths.makePath(lockBasePath, "");
-		this.leaderBasePath = (leaderBasePath != null) ? ZKPaths.makePath(leaderBasePath, "") : null;
+		this.elections = (leaderBasePath != null)
+				? new Elections(client, this.children, ZKPaths.makePath(leaderBasePath, "")) : null;
 	}
 
 	/**
-	 * Return the keys whose lock nodes exist now, in key order, with their queues.
+	 * Return the keys whose lock nodes exist now, in key order, with their queues. A key with no
+	 * lock node is looked at (one request) and not shown.
 	 * @param prefix only the keys that begin with it, {@code null} for all
-	 * @param after only the keys after it (the last key of the page before), {@code null} from
-	 * the first
-	 * @param limit the most keys to return (at most {@link #MAX_KEYS})
-	 * @return the keys, and whether more follow
+	 * @param after only the keys after it ({@link Page#next()} of the page before), {@code null}
+	 * from the first
+	 * @param limit the most keys to show (at most {@link #MAX_KEYS})
+	 * @return the keys, and where the next page starts
 	 */
 	public Page keys(@Nullable String prefix, @Nullable String after, int limit) {
 		int max = Math.max(1, Math.min(limit, MAX_KEYS));
-		List<String> keys = new ArrayList<>();
-		for (String name : children(this.lockBasePath)) {
-			if (!name.startsWith(RESERVED)) {
-				String key = LockKeys.decode(name);
-				if ((prefix == null || key.startsWith(prefix)) && (after == null || key.compareTo(after) > 0)) {
-					keys.add(key);
+		List<String> skipped = new ArrayList<>();
+		List<String> candidates = new ArrayList<>();
+		for (String name : this.children.read(this.lockBasePath, this.children.count(this.lockBasePath),
+				KEY_NAME_ALLOWANCE)) {
+			String key = keyOf(name);
+			if (key == null) {
+				if (!name.startsWith(RESERVED) && skipped.size() < MAX_SKIPPED) {
+					skipped.add(name);
 				}
 			}
-		}
-		keys.sort(Comparator.naturalOrder());
-		List<KeyQueue> queues = new ArrayList<>();
-		for (String key : keys) {
-			if (queues.size() == max) {
-				return new Page(queues, true);
+			else if ((prefix == null || key.startsWith(prefix)) && (after == null || key.compareTo(after) > 0)) {
+				candidates.add(key);
 			}
-			KeyQueue queue = key(key);
+		}
+		candidates.sort(Comparator.naturalOrder());
+		List<KeyQueue> shown = new ArrayList<>();
+		for (int looked = 0; looked < candidates.size(); looked++) {
+			if (looked == MAX_LOOKED_AT) {
+				return new Page(shown, true, candidates.get(looked - 1), skipped);
+			}
+			String key = candidates.get(looked);
+			String keyPath = keyPath(key);
+			int count = this.children.count(keyPath);
+			if (count > 0 && shown.size() == max) {
+				return new Page(shown, true, shown.get(max - 1).key(), skipped);
+			}
+			KeyQueue queue = queue(key, keyPath, count);
 			if (!queue.nodes().isEmpty()) {
-				queues.add(queue);
+				shown.add(queue);
 			}
 		}
-		return new Page(queues, false);
+		return new Page(shown, false, null, skipped);
 	}
 
 	/**
@@ -99,8 +150,15 @@ public class ClusterView {
 	 * @return its queue
 	 */
 	public KeyQueue key(String key) {
-		String keyPath = ZKPaths.makePath(this.lockBasePath, LockKeys.encode(key));
-		List<String> ordered = LockQueues.ordered(children(keyPath));
+		String keyPath = keyPath(key);
+		return queue(key, keyPath, this.children.count(keyPath));
+	}
+
+	private KeyQueue queue(String key, String keyPath, int count) {
+		if (count <= 0) {
+			return new KeyQueue(key, List.of());
+		}
+		List<String> ordered = LockQueues.ordered(this.children.read(keyPath, count, NODE_NAME_ALLOWANCE));
 		if (ordered.size() > MAX_NODES) {
 			ordered = ordered.subList(0, MAX_NODES);
 		}
@@ -127,89 +185,57 @@ public class ClusterView {
 	 * @return the groups
 	 */
 	public List<ElectionGroupView> elections() {
-		if (this.leaderBasePath == null) {
-			return List.of();
-		}
-		List<String> groups = new ArrayList<>(children(this.leaderBasePath));
-		groups.sort(Comparator.naturalOrder());
-		List<ElectionGroupView> views = new ArrayList<>();
-		for (String group : groups) {
-			if (views.size() == MAX_KEYS) {
-				break;
-			}
-			views.add(election(group));
-		}
-		return views;
+		return (this.elections != null) ? this.elections.groups() : List.of();
 	}
 
-	private ElectionGroupView election(String group) {
-		String groupPath = ZKPaths.makePath(this.leaderBasePath, group);
-		List<String> nodes = new ArrayList<>(children(groupPath));
-		nodes.removeIf((name) -> !isElectionNode(name));
-		nodes.sort(Comparator.comparing((String name) -> name.substring(name.length() - 10)));
-		List<String> participants = new ArrayList<>();
-		long epoch = -1;
-		for (String name : nodes) {
-			Stat stat = new Stat();
-			byte[] data = data(ZKPaths.makePath(groupPath, name), stat);
-			if (data == null) {
-				continue;
-			}
-			if (participants.isEmpty()) {
-				epoch = stat.getCzxid();
-			}
-			NodeOwner owner = NodeOwner.parse(data);
-			participants.add((owner != null) ? owner.participant() : new String(data, StandardCharsets.UTF_8));
-			if (participants.size() == MAX_NODES) {
-				break;
-			}
+	private String keyPath(String key) {
+		return ZKPaths.makePath(this.lockBasePath, LockKeys.encode(key));
+	}
+
+	/**
+	 * Return the key a node name under the base path stands for, or {@code null} when no key
+	 * is encoded as that name (a reserved name, or one written by something else).
+	 */
+	private static @Nullable String keyOf(String name) {
+		if (name.startsWith(RESERVED)) {
+			return null;
 		}
-		return new ElectionGroupView(group, participants, participants.isEmpty() ? null : participants.get(0), epoch);
-	}
-
-	private static boolean isElectionNode(String name) {
-		return name.length() > 12 && name.substring(name.length() - 10).chars().allMatch(Character::isDigit)
-				&& name.startsWith("n-", name.length() - 12);
-	}
-
-	private List<String> children(String path) {
 		try {
-			return this.client.getChildren().forPath(path);
+			String key = LockKeys.decode(name);
+			return (!key.isEmpty() && LockKeys.encode(key).equals(name)) ? key : null;
 		}
-		catch (KeeperException.NoNodeException ex) {
-			return List.of();
-		}
-		catch (Exception ex) {
-			throw failure(path, ex);
+		catch (IllegalArgumentException ex) {
+			return null;
 		}
 	}
 
 	private byte @Nullable [] data(String path, Stat stat) {
+		return data(this.client, path, stat);
+	}
+
+	static byte @Nullable [] data(CuratorFramework client, String path, Stat stat) {
 		try {
-			return this.client.getData().storingStatIn(stat).forPath(path);
+			return client.getData().storingStatIn(stat).forPath(path);
 		}
 		catch (KeeperException.NoNodeException ex) {
 			return null;
 		}
 		catch (Exception ex) {
-			throw failure(path, ex);
+			throw BoundedChildren.failure(path, ex);
 		}
-	}
-
-	private static ZkLockException failure(String path, Exception ex) {
-		if (ex instanceof InterruptedException) {
-			Thread.currentThread().interrupt();
-		}
-		return new ZkLockException("Could not read " + path + " from ZooKeeper: " + ex, ex);
 	}
 
 	/**
 	 * One page of keys.
 	 *
-	 * @param keys the keys, in order
-	 * @param more whether keys follow the last one (ask again with it as {@code after})
+	 * @param keys the keys with lock nodes, in order
+	 * @param more whether a key with lock nodes follows the last one shown, or the page looked
+	 * at its {@value #MAX_LOOKED_AT} keys before it could tell
+	 * @param next the key to ask the next page {@code after}, {@code null} when nothing follows
+	 * @param skipped names under the base path that encode no key (written by something else),
+	 * left out; at most {@value #MAX_SKIPPED}
 	 */
-	public record Page(List<KeyQueue> keys, boolean more) {
+	public record Page(List<KeyQueue> keys, boolean more, @Nullable String next, List<String> skipped) {
 
 	}
 

@@ -137,6 +137,45 @@ class ZkLockClusterEndpointWebTests {
 		}
 	}
 
+	@Test
+	void addressesAKeyOfAnyCharactersByParameter(ZooKeeperTestServer server) throws Exception {
+		String base = "/cluster-web-tests/" + System.nanoTime();
+		String key = "eu/stock#1 100%";
+		try (ConfigurableApplicationContext holder = start(server, base, "holder");
+				ConfigurableApplicationContext operator = start(server, base, "operator",
+						"management.endpoint.zklockcluster.access=unrestricted")) {
+			String holderId = holder.getBean(ZkLockTemplate.class).getParticipantId();
+			CountDownLatch holds = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			Future<Boolean> held = this.executor.submit(() -> holder.getBean(ZkLockTemplate.class)
+				.executeOrElse("odd", List.of(key), LockMode.EXCLUSIVE, null, (lock) -> {
+					holds.countDown();
+					release.await(60, TimeUnit.SECONDS);
+					return true;
+				}, () -> false));
+			assertThat(holds.await(30, TimeUnit.SECONDS)).isTrue();
+			String encoded = URLEncoder.encode(key, StandardCharsets.UTF_8);
+
+			DocumentContext queue = JsonPath.parse(get(operator, "/actuator/zklockcluster?key=" + encoded).body());
+			assertThat(queue.read("$.key", String.class)).isEqualTo(key);
+			assertThat(queue.read("$.nodes[0].owner", String.class)).isEqualTo(holderId);
+			assertThat(queue.read("$.nodes[0].call", String.class)).isEqualTo("odd");
+			DocumentContext cluster = JsonPath.parse(get(operator, "/actuator/zklockcluster?prefix=eu/").body());
+			assertThat(cluster.read("$.keys[*].key", List.class)).containsExactly(key);
+			assertThat(cluster.read("$.skipped", List.class)).isEmpty();
+
+			HttpResponse<String> response = delete(operator, "/actuator/zklockcluster?key=" + encoded + "&owner="
+					+ URLEncoder.encode(holderId, StandardCharsets.UTF_8));
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			assertThat(JsonPath.parse(response.body()).read("$.key", String.class)).isEqualTo(key);
+			release.countDown();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> held.get(30, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockLostException.class);
+			assertThat(operator.getBean(AuditEvents.class).events).singleElement()
+				.satisfies((event) -> assertThat(event.getData()).containsEntry("key", key));
+		}
+	}
+
 	private static double counter(ConfigurableApplicationContext context, String side) {
 		return context.getBean(MeterRegistry.class).get("zklock.lock.force.release").tag("side", side).counter().count();
 	}

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -14,8 +15,11 @@ import org.apache.curator.retry.BoundedExponentialBackoffRetry;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.ZKConfig;
 import org.junit.jupiter.api.Test;
 
+import dev.zklock.cluster.ListingClients;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
 
@@ -93,6 +97,42 @@ class ZooKeeperAutoConfigurationTests {
 					assertThat(context.getBean(CuratorFramework.class)).isSameAs(own);
 				});
 			assertThat(own.getState()).isEqualTo(CuratorFrameworkState.STARTED);
+		}
+		finally {
+			own.close();
+		}
+	}
+
+	@Test
+	void listingClientsAreMadeLikeTheClientWithTheirOwnReplyLimitAndSession(ZooKeeperTestServer server) {
+		this.contextRunner
+			.withPropertyValues("zklock.connect-string=" + server.getConnectString(), "zklock.namespace=orders")
+			.run((context) -> {
+				CuratorFramework client = context.getBean(CuratorFramework.class);
+				try (CuratorFramework listing = context.getBean(ListingClients.class).newClient(8 * 1024 * 1024)) {
+					listing.start();
+					assertThat(listing.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
+					assertThat(listing.getNamespace()).isEqualTo("orders");
+					assertThat(listing.getZookeeperClient().getRetryPolicy().allowRetry(0, 0, (sleep, unit) -> {
+					})).isFalse();
+					assertThat(listing.getZookeeperClient().getZooKeeper().getClientConfig()
+						.getInt(ZKConfig.JUTE_MAXBUFFER, 0)).isEqualTo(8 * 1024 * 1024);
+					assertThat(listing.getZookeeperClient().getZooKeeper().getSessionId())
+						.isNotEqualTo(client.getZookeeperClient().getZooKeeper().getSessionId());
+				}
+				assertThat(client.getZookeeperClient().getZooKeeper().getClientConfig()
+					.getInt(ZKConfig.JUTE_MAXBUFFER, ZKClientConfig.CLIENT_MAX_PACKET_LENGTH_DEFAULT))
+					.isEqualTo(ZKClientConfig.CLIENT_MAX_PACKET_LENGTH_DEFAULT);
+			});
+	}
+
+	@Test
+	void aUserClientGetsNoListingClients(ZooKeeperTestServer server) {
+		CuratorFramework own = newClient(server);
+		UserClientConfiguration.client = own;
+		try {
+			this.contextRunner.withUserConfiguration(UserClientConfiguration.class)
+				.run((context) -> assertThat(context).doesNotHaveBean(ListingClients.class));
 		}
 		finally {
 			own.close();
