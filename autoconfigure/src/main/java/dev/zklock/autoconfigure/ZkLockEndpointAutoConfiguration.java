@@ -61,10 +61,11 @@ public final class ZkLockEndpointAutoConfiguration {
 			ObjectProvider<ForcedReleaseListener> listener, ObjectProvider<ListingClients> listings) {
 		String lockBasePath = properties.getLock().getBasePath();
 		ZkLockTemplate locks = template.getIfUnique();
+		ListingClients listing = listings.getIfAvailable();
 		ClusterRelease release = (locks != null)
-				? new ClusterRelease(client, lockBasePath, locks.getParticipantId(), RELEASE_OWNER_WAIT) : null;
+				? new ClusterRelease(client, lockBasePath, locks.getParticipantId(), RELEASE_OWNER_WAIT, listing) : null;
 		return new ZkLockClusterEndpoint(new ClusterView(client, lockBasePath, properties.getLeader().getBasePath(),
-				listings.getIfAvailable()),
+				listing),
 				release, publisher, listener.getIfAvailable(() -> ForcedReleaseListener.NONE));
 	}
 

@@ -54,9 +54,22 @@ public class ClusterRelease {
 	 * @param ownerWait how long to wait for an owner to confirm
 	 */
 	public ClusterRelease(CuratorFramework client, String lockBasePath, String participant, Duration ownerWait) {
+		this(client, lockBasePath, participant, ownerWait, null);
+	}
+
+	/**
+	 * Create a releaser that reads a key's long queue on a listing session of its own.
+	 * @param client the started client
+	 * @param lockBasePath {@code zklock.lock.base-path}
+	 * @param participant the participant id of this instance, named in the release
+	 * @param ownerWait how long to wait for an owner to confirm
+	 * @param listings the listing sessions, {@code null} for none
+	 */
+	public ClusterRelease(CuratorFramework client, String lockBasePath, String participant, Duration ownerWait,
+			@Nullable ListingClients listings) {
 		this.client = client;
 		this.lockBasePath = ZKPaths.makePath(lockBasePath, "");
-		this.view = new ClusterView(client, lockBasePath, null);
+		this.view = new ClusterView(client, lockBasePath, null, listings);
 		this.participant = participant;
 		this.ownerWait = ownerWait;
 	}
