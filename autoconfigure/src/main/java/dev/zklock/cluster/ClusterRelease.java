@@ -143,6 +143,9 @@ public class ClusterRelease {
 			Thread.currentThread().interrupt();
 			return failed(participant, session, gone, notice[0], "interrupted: " + ex);
 		}
+		catch (IllegalStateException ex) {
+			return failed(participant, session, gone, notice[0], String.valueOf(ex.getMessage()));
+		}
 		catch (Exception ex) {
 			return failed(participant, session, gone, notice[0], "ZooKeeper failed: " + ex);
 		}

@@ -20,6 +20,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -250,6 +252,64 @@ class ForcedReleaseTests {
 					.forPath(BASE + "/#instances/inventory@host-a:1")
 					.stream()
 					.allMatch((child) -> child.startsWith("session-")));
+		}
+	}
+
+	@Test
+	void aReleaserWhoseSessionEndsDuringTheWaitReportsAFailureAndDeletesNothing(ZooKeeperTestServer server)
+			throws Exception {
+		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString())) {
+			ZkLockTemplate a = instance(client(proxy.connectString()), "inventory@host-a:1", LockSettings.DEFAULTS,
+					LockCallListener.NONE, new AtomicLong());
+			CuratorFramework operator = client(server);
+			CountDownLatch aHolds = new CountDownLatch(1);
+			CountDownLatch aMayEnd = new CountDownLatch(1);
+			AtomicReference<HeldLock> aLock = new AtomicReference<>();
+			Future<Object> aCall = this.threads.submit(() -> a.execute("stock:1", (lock) -> {
+				aLock.set(lock);
+				aHolds.countDown();
+				return aMayEnd.await(60, TimeUnit.SECONDS);
+			}));
+			assertThat(aHolds.await(30, TimeUnit.SECONDS)).isTrue();
+			// A cannot answer; the releasing instance's session ends while it waits for the answer,
+			// and its notice with it.
+			proxy.blackhole();
+			Future<ForcedRelease> releasing = this.threads.submit(() -> new ClusterRelease(operator, BASE,
+					"ops@host-c:3", Duration.ofSeconds(10)).release("stock:1", null, "inventory@host-a:1"));
+			String control = ReleaseNotice.controlPath(BASE, "inventory@host-a:1");
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> operator.getChildren().forPath(control).stream().anyMatch((child) -> child.startsWith("release-")));
+			expire(server, operator);
+			ForcedRelease released = releasing.get(60, TimeUnit.SECONDS);
+			assertThat(released.owners()).singleElement().satisfies((owner) -> {
+				assertThat(owner.outcome()).isEqualTo(ForcedRelease.Outcome.FAILED);
+				assertThat(owner.told()).isFalse();
+				assertThat(owner.nodes()).isEmpty();
+			});
+			assertThat(new ClusterView(operator, BASE, null).key("stock:1").nodes()).as("the node is still there")
+				.hasSize(1);
+			proxy.heal();
+			aMayEnd.countDown();
+			assertThat(aCall.get(30, TimeUnit.SECONDS)).isEqualTo(true);
+		}
+	}
+
+	/**
+	 * End a client's session on the server, as its timeout would: attach to it and close it.
+	 */
+	private static void expire(ZooKeeperTestServer server, CuratorFramework client) throws Exception {
+		ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+		CountDownLatch connected = new CountDownLatch(1);
+		ZooKeeper twin = new ZooKeeper(server.getConnectString(), 10_000, (event) -> {
+			if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+				connected.countDown();
+			}
+		}, zk.getSessionId(), zk.getSessionPasswd());
+		try {
+			assertThat(connected.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+		finally {
+			twin.close();
 		}
 	}
 
