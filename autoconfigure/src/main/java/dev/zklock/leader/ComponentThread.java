@@ -57,12 +57,16 @@ final class ComponentThread {
 		}
 	}
 
+	boolean isCurrent() {
+		return Thread.currentThread() == this.worker;
+	}
+
 	/**
 	 * Run the task after those handed over before and wait for it, up to the timeout; at once
 	 * when called on this thread.
 	 */
 	void runAndWait(Runnable task) {
-		if (Thread.currentThread() == this.worker) {
+		if (isCurrent()) {
 			task.run();
 			return;
 		}

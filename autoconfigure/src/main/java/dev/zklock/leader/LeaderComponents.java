@@ -132,6 +132,36 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	}
 
 	/**
+	 * Return whether the calling thread is the one that starts and stops the group's
+	 * components: their lifecycle calls from it are zklock's own.
+	 */
+	boolean startsAndStops(String group) {
+		return this.thread.isCurrent();
+	}
+
+	/**
+	 * Start the components of a group, as something other than zklock asked (the context's
+	 * {@code start()}), if this instance leads the group once the application is ready; else
+	 * nothing: they start when it is granted the group.
+	 */
+	void requestStart(String group) {
+		if (this.attached != null && this.groups.containsKey(group)) {
+			this.thread.submit(() -> startIfLeading(group));
+		}
+	}
+
+	/**
+	 * Stop the components of a group, as something other than zklock asked (the context's
+	 * {@code stop()}), and wait for them to stop.
+	 */
+	void requestStop(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (components != null) {
+			this.thread.runAndWait(() -> components.stop("the application stopped them"));
+		}
+	}
+
+	/**
 	 * Stop the components of a group because this instance is about to yield it.
 	 */
 	void stopBeforeYield(String group) {

@@ -73,6 +73,37 @@ class LeaderComponentTests {
 	}
 
 	@Test
+	void contextStoppedAndStartedAgainRunsTheComponentOnlyWhileItLeads(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		try (Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.start("a", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> running(a));
+			Instance b = instances.start("b", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> b.leadership().participants(FEED).size() == 2);
+			b.context().stop();
+			b.context().start();
+			assertThat(running(b)).as("follower's component after its context was started again").isFalse();
+			await().atMost(WAIT).until(() -> b.leadership().participants(FEED).size() == 2);
+			assertThat(running(b)).isFalse();
+			a.context().stop(); // A stopped context leaves the election: b takes over.
+			assertThat(running(a)).as("stopped with the context").isFalse();
+			await().atMost(WAIT).until(() -> running(b));
+			a.context().start();
+			assertThat(running(a)).as("former leader's component after its context was started again").isFalse();
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(b.leadership().participants(FEED)).containsExactly(b.id(), a.id()));
+			assertThat(running(a)).isFalse();
+			assertThat(a.isLeader(FEED)).isFalse();
+			b.context().stop();
+			await().atMost(WAIT).until(() -> running(a));
+			assertThat(running(b)).isFalse();
+			assertThat(Intervals.of("a")).hasSize(2);
+			assertThat(Intervals.of("b")).singleElement().matches((interval) -> !interval.isOpen());
+			assertThat(Intervals.overlaps()).isEmpty();
+		}
+	}
+
+	@Test
 	void leaderCutOffStopsItsComponentBeforeAnotherStartsIt(ZooKeeperTestServer server, TestInfo test)
 			throws Exception {
 		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
