@@ -1,5 +1,6 @@
 package dev.zklock.leader;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,14 +15,17 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The leader-only components of one group, started together in ascending phase order and
- * stopped together in descending order. Started and stopped on one thread only (that of
- * {@link LeaderComponents}); read from any.
+ * stopped together in descending order. Started and stopped on the group's own
+ * {@link ComponentThread} only, so that a slow start or stop of one group never delays another
+ * group's; read from any thread.
  */
 final class LeaderComponentGroup {
 
 	private static final Log logger = LogFactory.getLog(LeaderComponentGroup.class);
 
 	private final String group;
+
+	private final ComponentThread thread;
 
 	private final List<Component> components = new CopyOnWriteArrayList<>();
 
@@ -31,8 +35,16 @@ final class LeaderComponentGroup {
 
 	private volatile @Nullable String failure;
 
-	LeaderComponentGroup(String group) {
+	LeaderComponentGroup(String group, Duration stopTimeout) {
 		this.group = group;
+		this.thread = new ComponentThread(group, stopTimeout);
+	}
+
+	/**
+	 * Return the thread on which the components are started and stopped.
+	 */
+	ComponentThread thread() {
+		return this.thread;
 	}
 
 	void add(String beanName, SmartLifecycle bean) {
