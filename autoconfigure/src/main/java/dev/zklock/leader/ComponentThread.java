@@ -116,8 +116,9 @@ final class ComponentThread {
 		try {
 			task.run();
 		}
-		catch (RuntimeException ex) {
-			logger.error("Leader-only components could not be started or stopped", ex);
+		catch (Throwable ex) {
+			logger.error("The leader-only components of group '" + this.group + "' could not be started or stopped",
+					ex);
 		}
 	}
 

@@ -200,7 +200,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 			components.thread().schedule(() -> startIfLeading(group), delay);
 			return;
 		}
-		RuntimeException failure = components.start(leadership.epoch(group).orElse(-1));
+		Throwable failure = components.start(leadership.epoch(group).orElse(-1));
 		if (failure != null) {
 			logger.error("A leader-only component of group '" + group + "' failed to start; this instance yields "
 					+ "the leadership so that another one does the job", failure);

@@ -147,6 +147,48 @@ class LeaderComponentTests {
 		}
 	}
 
+	@Test
+	void componentWhoseStartThrowsAnErrorGivesTheLeadershipAway(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		startFailureGivesTheLeadershipAway(server, test, "error");
+	}
+
+	@Test
+	void componentWhoseStartThrowsACheckedExceptionGivesTheLeadershipAway(ZooKeeperTestServer server,
+			TestInfo test) throws Exception {
+		startFailureGivesTheLeadershipAway(server, test, "checked");
+	}
+
+	private void startFailureGivesTheLeadershipAway(ZooKeeperTestServer server, TestInfo test, String failure)
+			throws Exception {
+		try (Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.start("a", ComponentLeaderApplication.class, "feed.fail-start=" + failure);
+			await().atMost(WAIT).until(() -> a.bean(Feed.class).starts() > 0);
+			Instance b = instances.start("b", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> running(b));
+			assertThat(a.isLeader(FEED)).isFalse();
+			assertThat(a.bean(LeaderComponents.class).describe(FEED)).singleElement()
+				.satisfies((info) -> assertThat(info.failure()).contains("cannot connect"));
+			assertThat(Intervals.of("a")).isEmpty();
+		}
+	}
+
+	@Test
+	void componentWhoseStopThrowsAnErrorIsStartedAgainWhenLeadingAgain(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
+				Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.startVia(proxy.connectString(), "a", ComponentLeaderApplication.class,
+					"feed.fail-stop=error");
+			await().atMost(WAIT).until(() -> running(a));
+			proxy.refuse();
+			await().atMost(WAIT).until(() -> !running(a));
+			proxy.heal();
+			await().atMost(WAIT).until(() -> running(a)); // The only participant: it leads again.
+			assertThat(Intervals.of("a")).hasSize(2);
+		}
+	}
+
 	static boolean running(Instance instance) {
 		return instance.bean(Feed.class).isRunning();
 	}
