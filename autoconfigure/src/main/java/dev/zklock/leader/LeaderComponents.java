@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -191,8 +193,11 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	private void startIfLeading(String group) {
 		ZkLeadership leadership = this.attached;
 		LeaderComponentGroup components = this.groups.get(group);
-		if (this.closed || leadership == null || components == null || components.isStarted()
-				|| !leadership.isLeader(group)) {
+		if (this.closed || leadership == null || components == null || components.isStarted()) {
+			return;
+		}
+		Optional<LeaderTerm> term = leadership.term(group);
+		if (term.isEmpty()) {
 			return;
 		}
 		long delay = components.retryDelayMillis(RETRY_DELAY_MILLIS);
@@ -200,7 +205,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 			components.thread().schedule(() -> startIfLeading(group), delay);
 			return;
 		}
-		Throwable failure = components.start(leadership.epoch(group).orElse(-1));
+		Throwable failure = components.start(term.get().epoch());
 		if (failure != null) {
 			logger.error("A leader-only component of group '" + group + "' failed to start; this instance yields "
 					+ "the leadership so that another one does the job", failure);
