@@ -29,12 +29,15 @@ import org.springframework.context.event.SmartApplicationListener;
  * @ZkLeaderComponent}) of a group when this instance leads it and the application is ready,
  * and stops them when the leadership ends.
  * <p>
- * The starts and stops of each group run on a thread of the group's own ({@link ComponentThread}),
- * in the order of the group's leadership changes, so that a stop always follows the start it
- * undoes and a slow stop of one group does not delay another's. A revocation is handed to that
- * thread at the moment it happens (the connection was suspended: well before the server can expire the
- * session and another instance can take over). Yielding, leaving the elections and closing the
- * context wait for the components to stop before the election node is given up.
+ * The starts and stops of each group run on a thread of the group's own
+ * ({@link ComponentThread}), in the order of the group's leadership changes, so that a stop
+ * always follows the start it undoes and a slow stop of one group does not delay another's. A
+ * revocation is handed to that thread at the moment it happens (the connection was suspended:
+ * well before the server can expire the session and another instance can take over). Yielding,
+ * leaving the elections and closing the context wait for the components to stop before the
+ * election node is given up. Only zklock starts them: a start from outside, such as the
+ * context's {@code start()}, starts them only if this instance leads the group
+ * ({@link LeaderComponentInterceptor}).
  *
  * @since 0.2.0
  */

@@ -21,8 +21,8 @@ import org.springframework.core.env.Environment;
  * {@code feed started at <millis>} and {@code feed stopped at <millis>}; it takes 200 milliseconds to stop. With
  * {@code feed.fail-start=true} its start fails with an exception, with {@code error} with an
  * {@code Error}, with {@code checked} with a checked exception thrown as Kotlin code may; with
- * {@code feed.fail-stop} (same values) its stop fails once it has stopped. Run as a separate process, configured by system
- * properties, it exits by itself after two minutes.
+ * {@code feed.fail-stop} (same values) its stop fails once it has stopped. Run as a separate
+ * process, configured by system properties, it exits by itself after two minutes.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(LeaderTestApplication.class)
