@@ -34,9 +34,11 @@ public interface LeaderTerm {
 	long epoch();
 
 	/**
-	 * Return whether this instance still leads the group in this term. It does not once the
-	 * connection to ZooKeeper was suspended, the session lost, or the leadership yielded or
-	 * left, even if a later term with another epoch began since.
+	 * Return whether this instance still leads the group in this term, from local state. It
+	 * does not while the connection to ZooKeeper is suspended; if the connection comes back
+	 * with the same session, our election node is still the lowest and the same term resumes,
+	 * with the same epoch: the term is valid again. It does not once the session was lost, or
+	 * the leadership yielded or left, even if a later term with another epoch began since.
 	 * @return whether the term is valid
 	 */
 	boolean isValid();

@@ -29,11 +29,12 @@ import org.springframework.core.annotation.AliasFor;
  * election node is given up. A component that fails to start is stopped with the others of its
  * group, and this instance yields the leadership so that another instance does the job.
  * <p>
- * A bean whose {@code isAutoStartup()} returns {@code true} is wrapped in a class-based proxy
- * that says {@code false}; a final class must say {@code false} itself (for a Spring Kafka or
- * JMS container: {@code setAutoStartup(false)}). A call to
- * {@code ConfigurableApplicationContext.start()} starts every lifecycle bean, these included:
- * don't make one.
+ * The bean is wrapped in a class-based proxy (its class must not be final) whose
+ * {@code isAutoStartup()} says {@code false}, and through which only zklock starts it: a
+ * {@code start()} from elsewhere, such as {@code ConfigurableApplicationContext.start()} after a
+ * {@code stop()}, starts the group's components only if this instance leads the group. Stopping
+ * the context leaves the elections, so its components stop and another instance takes over;
+ * starting it again rejoins them.
  *
  * @since 0.2.0
  * @see ZkLeader

@@ -15,12 +15,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
- * The one thread on which leader-only components are started and stopped, in the order the
- * tasks were handed to it.
+ * The thread on which the leader-only components of one group are started and stopped, in the
+ * order the tasks were handed to it.
  */
 final class ComponentThread {
 
 	private static final Log logger = LogFactory.getLog(ComponentThread.class);
+
+	private final String group;
 
 	private final ScheduledThreadPoolExecutor executor;
 
@@ -28,9 +30,10 @@ final class ComponentThread {
 
 	private volatile @Nullable Thread worker;
 
-	ComponentThread(Duration waitTimeout) {
+	ComponentThread(String group, Duration waitTimeout) {
+		this.group = group;
 		this.waitTimeout = waitTimeout;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-components-");
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-components-" + group + "-");
 		threads.setDaemon(true);
 		this.executor = new ScheduledThreadPoolExecutor(1, threads);
 		this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
@@ -57,30 +60,50 @@ final class ComponentThread {
 		}
 	}
 
+	boolean isCurrent() {
+		return Thread.currentThread() == this.worker;
+	}
+
 	/**
 	 * Run the task after those handed over before and wait for it, up to the timeout; at once
 	 * when called on this thread.
 	 */
 	void runAndWait(Runnable task) {
-		if (Thread.currentThread() == this.worker) {
+		await(runOrSubmit(task), System.nanoTime() + this.waitTimeout.toNanos());
+	}
+
+	/**
+	 * Run the task at once when called on this thread, else hand it over.
+	 * @return the task's future, {@code null} if it has run or the thread is closed
+	 */
+	@Nullable Future<?> runOrSubmit(Runnable task) {
+		if (isCurrent()) {
 			task.run();
-			return;
+			return null;
 		}
-		Future<?> done = submit(task);
+		return submit(task);
+	}
+
+	/**
+	 * Wait for a task handed over by {@link #runOrSubmit}, up to a deadline.
+	 * @param deadline the deadline, in {@link System#nanoTime()}
+	 */
+	void await(@Nullable Future<?> done, long deadline) {
 		if (done == null) {
 			return;
 		}
 		try {
-			done.get(this.waitTimeout.toMillis(), TimeUnit.MILLISECONDS);
+			done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		catch (ExecutionException ex) {
-			logger.error("Could not stop leader-only components", ex.getCause());
+			logger.error("Could not stop the leader-only components of group '" + this.group + "'", ex.getCause());
 		}
 		catch (TimeoutException ex) {
-			logger.warn("Leader-only components were still stopping after " + this.waitTimeout.toMillis() + "ms");
+			logger.warn("The leader-only components of group '" + this.group + "' were still stopping after "
+					+ this.waitTimeout.toMillis() + "ms");
 		}
 	}
 
@@ -93,8 +116,9 @@ final class ComponentThread {
 		try {
 			task.run();
 		}
-		catch (RuntimeException ex) {
-			logger.error("Leader-only components could not be started or stopped", ex);
+		catch (Throwable ex) {
+			logger.error("The leader-only components of group '" + this.group + "' could not be started or stopped",
+					ex);
 		}
 	}
 

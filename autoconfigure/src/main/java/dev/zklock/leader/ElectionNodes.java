@@ -44,6 +44,13 @@ final class ElectionNodes {
 	/**
 	 * Create this participant's node, in protected mode so that a create whose reply was lost
 	 * is found again rather than leaked. Parents are created as container nodes.
+	 * <p>
+	 * Within the call, a retry after a lost connection first looks for the node by its
+	 * protected id. When the call fails with its outcome unknown (its retries spent on a lost
+	 * connection, or interrupted), Curator looks for that node in the background once the
+	 * connection is back and deletes it, and the next check creates a new node: until the
+	 * deletion, the orphan sorts before it, the group may have no leader and the participants
+	 * list this instance twice; once it is deleted, the watch on it starts a new check.
 	 */
 	String create(String participantId) throws Exception {
 		return this.client.create()

@@ -1,14 +1,15 @@
 package dev.zklock.leader;
 
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import dev.zklock.LeaderTerm;
+import dev.zklock.lock.Pauses;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
-
-import dev.zklock.lock.PauseMonitor;
 
 /**
  * This instance's part in the election of one group, joined and left, and the events that
@@ -21,6 +22,8 @@ import dev.zklock.lock.PauseMonitor;
  * session.
  */
 final class GroupElection {
+
+	private final String group;
 
 	private final CuratorFramework client;
 
@@ -37,12 +40,13 @@ final class GroupElection {
 	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
 
 	GroupElection(String group, String participantId, CuratorFramework client, String groupPath,
-			LeadershipListener listener, PauseMonitor pauseMonitor) {
+			LeadershipListener listener, Pauses pauses) {
+		this.group = group;
 		this.client = client;
 		this.nodes = new ElectionNodes(client, groupPath);
 		this.state = new ElectionState(group, participantId, listener);
 		this.thread = new ElectionThread("zklock-leader-" + group, this::check);
-		this.confirmation = new LeadershipConfirmation(client, this.nodes, this.state, this.thread, pauseMonitor);
+		this.confirmation = new LeadershipConfirmation(client, this.nodes, this.state, this.thread, pauses);
 		Watcher watcher = this::nodeChanged;
 		this.check = new ElectionCheck(group, participantId, this.nodes, this.state, this.thread, this.confirmation,
 				watcher);
@@ -62,6 +66,25 @@ final class GroupElection {
 
 	long leaderEpoch() {
 		return this.state.leaderEpoch();
+	}
+
+	/**
+	 * Return the current term, from local state only: the epoch is that of the leadership
+	 * {@link #isLeader()} saw, or there is no term if it ended in between.
+	 */
+	Optional<LeaderTerm> term() {
+		if (!isLeader()) {
+			return Optional.empty();
+		}
+		long epoch = this.state.leaderEpoch();
+		return (epoch >= 0) ? Optional.of(new ElectionTerm(this.group, epoch, this)) : Optional.empty();
+	}
+
+	/**
+	 * Return whether this instance leads in the term of the given epoch, from local state only.
+	 */
+	boolean leadsIn(long epoch) {
+		return isLeader() && this.state.leaderEpoch() == epoch;
 	}
 
 	String notLeaderReason() {

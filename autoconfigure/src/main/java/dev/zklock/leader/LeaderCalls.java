@@ -1,5 +1,6 @@
 package dev.zklock.leader;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -42,7 +43,7 @@ final class LeaderCalls implements LeadershipListener {
 			result = invocation.proceed();
 		}
 		catch (Throwable ex) {
-			if (call != null && call.interrupted && !term.isValid()) {
+			if (call != null && call.wasInterrupted() && !term.isValid()) {
 				throw new LeadershipLostException(term.group(), term.epoch(), "and the call was interrupted", ex);
 			}
 			throw ex;
@@ -52,7 +53,7 @@ final class LeaderCalls implements LeadershipListener {
 			CallContext.set(outer);
 			if (call != null) {
 				this.interruptible.remove(call);
-				if (call.interrupted) {
+				if (call.end()) {
 					Thread.interrupted(); // Not to leave a pooled thread interrupted.
 				}
 			}
@@ -121,15 +122,21 @@ final class LeaderCalls implements LeadershipListener {
 
 	@Override
 	public void revoked(String group, long epoch, String reason) {
-		for (RunningCall call : this.interruptible) {
-			if (call.group.equals(group) && call.epoch == epoch) {
-				call.interrupted = true;
-				call.thread.interrupt();
-			}
-		}
+		running(group, epoch).forEach(RunningCall::interrupt);
 	}
 
-	private static final class RunningCall {
+	/**
+	 * Return the interruptible calls running in a term.
+	 */
+	List<RunningCall> running(String group, long epoch) {
+		return this.interruptible.stream().filter((call) -> call.group.equals(group) && call.epoch == epoch).toList();
+	}
+
+	/**
+	 * An interruptible call that runs: its interrupt and its end exclude each other under its
+	 * lock, so that a revocation never interrupts its thread once the call has ended.
+	 */
+	static final class RunningCall {
 
 		private final Thread thread;
 
@@ -137,12 +144,39 @@ final class LeaderCalls implements LeadershipListener {
 
 		private final long epoch;
 
-		private volatile boolean interrupted;
+		private boolean interrupted;
+
+		private boolean ended;
 
 		RunningCall(Thread thread, String group, long epoch) {
 			this.thread = thread;
 			this.group = group;
 			this.epoch = epoch;
+		}
+
+		/**
+		 * Interrupt the call's thread, unless the call has ended: the thread may run other work
+		 * by now.
+		 */
+		synchronized void interrupt() {
+			if (!this.ended) {
+				this.interrupted = true;
+				this.thread.interrupt();
+			}
+		}
+
+		synchronized boolean wasInterrupted() {
+			return this.interrupted;
+		}
+
+		/**
+		 * End the call: no interrupt from now on.
+		 * @return whether the call's thread was interrupted, and should have its interrupt
+		 * cleared
+		 */
+		synchronized boolean end() {
+			this.ended = true;
+			return this.interrupted;
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.zklock.leader;
 
+import java.lang.reflect.UndeclaredThrowableException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,14 +16,17 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The leader-only components of one group, started together in ascending phase order and
- * stopped together in descending order. Started and stopped on one thread only (that of
- * {@link LeaderComponents}); read from any.
+ * stopped together in descending order. Started and stopped on the group's own
+ * {@link ComponentThread} only, so that a slow start or stop of one group never delays another
+ * group's; read from any thread.
  */
 final class LeaderComponentGroup {
 
 	private static final Log logger = LogFactory.getLog(LeaderComponentGroup.class);
 
 	private final String group;
+
+	private final ComponentThread thread;
 
 	private final List<Component> components = new CopyOnWriteArrayList<>();
 
@@ -31,8 +36,16 @@ final class LeaderComponentGroup {
 
 	private volatile @Nullable String failure;
 
-	LeaderComponentGroup(String group) {
+	LeaderComponentGroup(String group, Duration stopTimeout) {
 		this.group = group;
+		this.thread = new ComponentThread(group, stopTimeout);
+	}
+
+	/**
+	 * Return the thread on which the components are started and stopped.
+	 */
+	ComponentThread thread() {
+		return this.thread;
 	}
 
 	void add(String beanName, SmartLifecycle bean) {
@@ -56,16 +69,18 @@ final class LeaderComponentGroup {
 
 	/**
 	 * Start every component, in ascending phase order.
-	 * @return the failure of a component that did not start, or {@code null}; the components
-	 * are then stopped again
+	 * @return the failure of a component that did not start, whatever it threw (an
+	 * {@code Error}, a checked exception thrown as Kotlin code may), or {@code null}; the
+	 * components are then stopped again
 	 */
-	@Nullable RuntimeException start(long epoch) {
+	@Nullable Throwable start(long epoch) {
 		this.started = true;
 		for (Component component : inOrder(false)) {
 			try {
 				component.bean().start();
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable thrown) {
+				Throwable ex = unwrap(thrown);
 				this.failedAt = System.nanoTime();
 				this.failure = component.beanName() + ": " + ex;
 				stop("component '" + component.beanName() + "' failed to start");
@@ -89,9 +104,9 @@ final class LeaderComponentGroup {
 			try {
 				component.bean().stop();
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
 				logger.error("Leader-only component '" + component.beanName() + "' of group '" + this.group
-						+ "' failed to stop", ex);
+						+ "' failed to stop", unwrap(ex));
 			}
 		}
 		this.started = false;
@@ -105,6 +120,15 @@ final class LeaderComponentGroup {
 					component.bean().isRunning(), (failure != null && failure.startsWith(component.beanName() + ": "))
 							? failure.substring(component.beanName().length() + 2) : null))
 			.toList();
+	}
+
+	/**
+	 * Return what the component threw: a checked exception thrown through the class-based
+	 * proxy of a method that does not declare it comes wrapped.
+	 */
+	private static Throwable unwrap(Throwable ex) {
+		return (ex instanceof UndeclaredThrowableException undeclared && undeclared.getUndeclaredThrowable() != null)
+				? undeclared.getUndeclaredThrowable() : ex;
 	}
 
 	private List<Component> inOrder(boolean reversed) {

@@ -1,13 +1,17 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,11 +29,15 @@ import org.springframework.context.event.SmartApplicationListener;
  * @ZkLeaderComponent}) of a group when this instance leads it and the application is ready,
  * and stops them when the leadership ends.
  * <p>
- * Every start and stop runs on one thread of its own ({@link ComponentThread}), in the order of the leadership changes,
- * so that a stop always follows the start it undoes. A revocation is handed to that thread at
- * the moment it happens (the connection was suspended: well before the server can expire the
- * session and another instance can take over). Yielding, leaving the elections and closing the
- * context wait for the components to stop before the election node is given up.
+ * The starts and stops of each group run on a thread of the group's own
+ * ({@link ComponentThread}), in the order of the group's leadership changes, so that a stop
+ * always follows the start it undoes and a slow stop of one group does not delay another's. A
+ * revocation is handed to that thread at the moment it happens (the connection was suspended:
+ * well before the server can expire the session and another instance can take over). Yielding,
+ * leaving the elections and closing the context wait for the components to stop before the
+ * election node is given up. Only zklock starts them: a start from outside, such as the
+ * context's {@code start()}, starts them only if this instance leads the group
+ * ({@link LeaderComponentInterceptor}).
  *
  * @since 0.2.0
  */
@@ -43,7 +51,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 
 	private final Map<String, LeaderComponentGroup> groups = new ConcurrentHashMap<>();
 
-	private final ComponentThread thread;
+	private final Duration stopTimeout;
 
 	private volatile @Nullable ZkLeadership attached;
 
@@ -57,11 +65,12 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	 */
 	public LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout) {
 		this.leadership = leadership;
-		this.thread = new ComponentThread(stopTimeout);
+		this.stopTimeout = stopTimeout;
 	}
 
 	void register(String group, String beanName, SmartLifecycle bean) {
-		this.groups.computeIfAbsent(group, LeaderComponentGroup::new).add(beanName, bean);
+		this.groups.computeIfAbsent(group, (name) -> new LeaderComponentGroup(name, this.stopTimeout))
+			.add(beanName, bean);
 	}
 
 	/**
@@ -112,14 +121,12 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 			elections.attach(this);
 		}
 		this.attached = leadership;
-		this.groups.keySet().forEach((group) -> this.thread.submit(() -> startIfLeading(group)));
+		this.groups.forEach((group, components) -> components.thread().submit(() -> startIfLeading(group)));
 	}
 
 	@Override
 	public void granted(String group, long epoch) {
-		if (this.attached != null && this.groups.containsKey(group)) {
-			this.thread.submit(() -> startIfLeading(group));
-		}
+		requestStart(group);
 	}
 
 	@Override
@@ -127,7 +134,39 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 		LeaderComponentGroup components = this.groups.get(group);
 		if (components != null) {
 			String why = "this instance is no longer the leader (epoch " + epoch + "): " + reason;
-			this.thread.submit(() -> components.stop(why));
+			components.thread().submit(() -> components.stop(why));
+		}
+	}
+
+	/**
+	 * Return whether the calling thread is the one that starts and stops the group's
+	 * components: their lifecycle calls from it are zklock's own.
+	 */
+	boolean startsAndStops(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		return components != null && components.thread().isCurrent();
+	}
+
+	/**
+	 * Start the components of a group, as something other than zklock asked (the context's
+	 * {@code start()}), if this instance leads the group once the application is ready; else
+	 * nothing: they start when it is granted the group.
+	 */
+	void requestStart(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (this.attached != null && components != null) {
+			components.thread().submit(() -> startIfLeading(group));
+		}
+	}
+
+	/**
+	 * Stop the components of a group, as something other than zklock asked (the context's
+	 * {@code stop()}), and wait for them to stop.
+	 */
+	void requestStop(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (components != null) {
+			components.thread().runAndWait(() -> components.stop("the application stopped them"));
 		}
 	}
 
@@ -137,31 +176,39 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	void stopBeforeYield(String group) {
 		LeaderComponentGroup components = this.groups.get(group);
 		if (components != null) {
-			this.thread.runAndWait(() -> components.stop("this instance yields the leadership"));
+			components.thread().runAndWait(() -> components.stop("this instance yields the leadership"));
 		}
 	}
 
 	/**
-	 * Stop the components of every group, as the application stops.
+	 * Stop the components of every group, each on its own thread at the same time, as the
+	 * application stops, and wait for them all, up to the stop timeout.
 	 */
 	void stopAll() {
-		this.thread.runAndWait(
-				() -> this.groups.values().forEach((components) -> components.stop("the application stops")));
+		long deadline = System.nanoTime() + this.stopTimeout.toNanos();
+		Map<LeaderComponentGroup, @Nullable Future<?>> stopping = new LinkedHashMap<>();
+		this.groups.values()
+			.forEach((components) -> stopping.put(components,
+					components.thread().runOrSubmit(() -> components.stop("the application stops"))));
+		stopping.forEach((components, done) -> components.thread().await(done, deadline));
 	}
 
 	private void startIfLeading(String group) {
 		ZkLeadership leadership = this.attached;
 		LeaderComponentGroup components = this.groups.get(group);
-		if (this.closed || leadership == null || components == null || components.isStarted()
-				|| !leadership.isLeader(group)) {
+		if (this.closed || leadership == null || components == null || components.isStarted()) {
+			return;
+		}
+		Optional<LeaderTerm> term = leadership.term(group);
+		if (term.isEmpty()) {
 			return;
 		}
 		long delay = components.retryDelayMillis(RETRY_DELAY_MILLIS);
 		if (delay > 0) {
-			this.thread.schedule(() -> startIfLeading(group), delay);
+			components.thread().schedule(() -> startIfLeading(group), delay);
 			return;
 		}
-		RuntimeException failure = components.start(leadership.epoch(group).orElse(-1));
+		Throwable failure = components.start(term.get().epoch());
 		if (failure != null) {
 			logger.error("A leader-only component of group '" + group + "' failed to start; this instance yields "
 					+ "the leadership so that another one does the job", failure);
@@ -177,7 +224,7 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	@Override
 	public void destroy() {
 		this.closed = true;
-		this.thread.close();
+		this.groups.values().forEach((components) -> components.thread().close());
 	}
 
 }

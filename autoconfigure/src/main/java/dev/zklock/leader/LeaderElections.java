@@ -12,10 +12,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import dev.zklock.lock.PauseMonitor;
+import dev.zklock.lock.Pauses;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
@@ -79,14 +81,25 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	 */
 	public LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
 			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
+		this(client, basePath, participantId, timeout, publisher, methods, groups, UnaryOperator.identity());
+	}
+
+	/**
+	 * Create the elections, their checks seeing the process's pauses through a filter: for tests
+	 * that place an event within a check of the leadership.
+	 */
+	LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
+			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups,
+			UnaryOperator<Pauses> pauses) {
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
 		this.pauseMonitor = PauseMonitor.forClient(client);
 		this.listeners = new LeadershipListeners(this.events);
 		this.listeners.add(this.waiters);
+		Pauses seen = pauses.apply(this.pauseMonitor);
 		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, client,
-				ZKPaths.makePath(basePath, group), this.listeners, this.pauseMonitor));
+				ZKPaths.makePath(basePath, group), this.listeners, seen));
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
 	}
@@ -146,6 +159,15 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		GroupElection election = election(group);
 		long epoch = election.leaderEpoch();
 		return (epoch >= 0) ? OptionalLong.of(epoch) : ElectionReads.read(group, election.nodes()::leaderCzxid);
+	}
+
+	/**
+	 * Return the current term from local state only, its epoch read with the leadership: never
+	 * a read of ZooKeeper, also when the term ends while it is looked up.
+	 */
+	@Override
+	public Optional<LeaderTerm> term(String group) {
+		return election(group).term();
 	}
 
 	@Override

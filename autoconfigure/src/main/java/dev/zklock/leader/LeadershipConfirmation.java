@@ -6,7 +6,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.data.Stat;
 
 import dev.zklock.lock.NodeConfirmation;
-import dev.zklock.lock.PauseMonitor;
+import dev.zklock.lock.Pauses;
 
 /**
  * Whether this instance still leads one group after the process may have paused: a read of
@@ -26,17 +26,17 @@ final class LeadershipConfirmation {
 
 	private final ElectionThread thread;
 
-	private final PauseMonitor pauseMonitor;
+	private final Pauses pauses;
 
 	private volatile long confirmedAt = System.nanoTime();
 
 	LeadershipConfirmation(CuratorFramework client, ElectionNodes nodes, ElectionState state, ElectionThread thread,
-			PauseMonitor pauseMonitor) {
+			Pauses pauses) {
 		this.client = client;
 		this.nodes = nodes;
 		this.state = state;
 		this.thread = thread;
-		this.pauseMonitor = pauseMonitor;
+		this.pauses = pauses;
 	}
 
 	/**
@@ -55,7 +55,7 @@ final class LeadershipConfirmation {
 		if (!this.state.isLeader()) {
 			return false;
 		}
-		if (!this.pauseMonitor.mayHavePausedSince(this.confirmedAt)) {
+		if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {
 			return true;
 		}
 		return confirmAfterPause();

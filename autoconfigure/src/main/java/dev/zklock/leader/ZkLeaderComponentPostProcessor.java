@@ -22,9 +22,11 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
 /**
  * Finds the beans annotated {@link ZkLeaderComponent @ZkLeaderComponent} (on their class or
  * their {@code @Bean} method), hands them to {@link LeaderComponents}, records their group so
- * that its election is joined, and keeps them from starting with the context: a bean whose
- * {@code isAutoStartup()} says {@code true} is wrapped in a class-based proxy that says
- * {@code false}.
+ * that its election is joined, and keeps them from starting or stopping other than through
+ * zklock: each bean is wrapped in a class-based proxy (or, if it is a proxy already, given
+ * an advice) whose {@code isAutoStartup()} says {@code false} and whose {@code start()} and
+ * {@code stop()} from outside go through {@link LeaderComponents}
+ * ({@link LeaderComponentInterceptor}).
  *
  * @since 0.2.0
  */
@@ -57,7 +59,7 @@ public final class ZkLeaderComponentPostProcessor implements BeanPostProcessor, 
 		if (annotation == null) {
 			return bean;
 		}
-		if (!(bean instanceof SmartLifecycle lifecycle)) {
+		if (!(bean instanceof SmartLifecycle)) {
 			throw fail(beanName, "it is not a SmartLifecycle; only a component with a lifecycle can be started and "
 					+ "stopped with the leadership (use @ZkLeader on methods instead)");
 		}
@@ -68,7 +70,7 @@ public final class ZkLeaderComponentPostProcessor implements BeanPostProcessor, 
 		catch (IllegalArgumentException ex) {
 			throw fail(beanName, String.valueOf(ex.getMessage()));
 		}
-		Object component = lifecycle.isAutoStartup() ? withoutAutoStartup(bean, beanName) : bean;
+		Object component = underZkLock(bean, beanName, new LeaderComponentInterceptor(this.components, group));
 		this.components.register(group, beanName, (SmartLifecycle) component);
 		return component;
 	}
@@ -87,20 +89,19 @@ public final class ZkLeaderComponentPostProcessor implements BeanPostProcessor, 
 				ZkLeaderComponent.class);
 	}
 
-	private static Object withoutAutoStartup(Object bean, String beanName) {
-		MethodInterceptor noAutoStartup = (invocation) -> "isAutoStartup".equals(invocation.getMethod().getName())
-				&& invocation.getMethod().getParameterCount() == 0 ? Boolean.FALSE : invocation.proceed();
+	private static Object underZkLock(Object bean, String beanName, MethodInterceptor interceptor) {
 		if (bean instanceof Advised advised && !advised.isFrozen()) {
-			advised.addAdvice(0, noAutoStartup);
+			advised.addAdvice(0, interceptor);
 			return bean;
 		}
 		if (Modifier.isFinal(bean.getClass().getModifiers())) {
-			throw fail(beanName, "its class is final, so it cannot be kept from starting with the context; make its "
-					+ "isAutoStartup() return false (for a listener container: setAutoStartup(false))");
+			throw fail(beanName, "its class is final, so it cannot be proxied to keep it from being started by the "
+					+ "context (its start() or ConfigurableApplicationContext.start()) on an instance that does not "
+					+ "lead; make its class non-final");
 		}
 		ProxyFactory proxyFactory = new ProxyFactory(bean);
 		proxyFactory.setProxyTargetClass(true);
-		proxyFactory.addAdvice(noAutoStartup);
+		proxyFactory.addAdvice(interceptor);
 		return proxyFactory.getProxy(bean.getClass().getClassLoader());
 	}
 

@@ -1,5 +1,6 @@
 package dev.zklock.leader;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,8 +19,10 @@ import org.springframework.core.env.Environment;
  * An application with a leader-only component of group "feed", a stand-in for a listener
  * container, that records the interval in which it runs ({@link Intervals}) and prints
  * {@code feed started at <millis>} and {@code feed stopped at <millis>}; it takes 200 milliseconds to stop. With
- * {@code feed.fail-start=true} its start fails. Run as a separate process, configured by system
- * properties, it exits by itself after two minutes.
+ * {@code feed.fail-start=true} its start fails with an exception, with {@code error} with an
+ * {@code Error}, with {@code checked} with a checked exception thrown as Kotlin code may; with
+ * {@code feed.fail-stop} (same values) its stop fails once it has stopped. Run as a separate
+ * process, configured by system properties, it exits by itself after two minutes.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(LeaderTestApplication.class)
@@ -35,7 +38,7 @@ public class ComponentLeaderApplication {
 	@ZkLeaderComponent(GROUP)
 	Feed feed(Environment environment) {
 		return new Feed(environment.getProperty("spring.application.name", "?"),
-				environment.getProperty("feed.fail-start", Boolean.class, false));
+				environment.getProperty("feed.fail-start", "false"), environment.getProperty("feed.fail-stop", "false"));
 	}
 
 	/**
@@ -67,23 +70,24 @@ public class ComponentLeaderApplication {
 
 		private final String instance;
 
-		private final boolean failStart;
+		private final String failStart;
+
+		private final String failStop;
 
 		private volatile boolean running;
 
 		private volatile int starts;
 
-		Feed(String instance, boolean failStart) {
+		Feed(String instance, String failStart, String failStop) {
 			this.instance = instance;
 			this.failStart = failStart;
+			this.failStop = failStop;
 		}
 
 		@Override
 		public void start() {
 			this.starts++;
-			if (this.failStart) {
-				throw new IllegalStateException("feed of " + this.instance + " cannot connect");
-			}
+			fail(this.failStart, "feed of " + this.instance + " cannot connect");
 			Intervals.started(this.instance);
 			this.running = true;
 			System.out.println("feed started at " + System.currentTimeMillis());
@@ -101,7 +105,23 @@ public class ComponentLeaderApplication {
 				this.running = false;
 				Intervals.stopped(this.instance);
 				System.out.println("feed stopped at " + System.currentTimeMillis());
+				fail(this.failStop, "feed of " + this.instance + " could not close its connection");
 			}
+		}
+
+		private static void fail(String how, String message) {
+			switch (how) {
+				case "true" -> throw new IllegalStateException(message);
+				case "error" -> throw new LinkageError(message);
+				case "checked" -> throw Feed.<RuntimeException>sneaky(new IOException(message));
+				default -> {
+				}
+			}
+		}
+
+		@SuppressWarnings("unchecked")
+		private static <T extends Throwable> T sneaky(Throwable ex) throws T {
+			throw (T) ex;
 		}
 
 		@Override

@@ -73,6 +73,37 @@ class LeaderComponentTests {
 	}
 
 	@Test
+	void contextStoppedAndStartedAgainRunsTheComponentOnlyWhileItLeads(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		try (Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.start("a", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> running(a));
+			Instance b = instances.start("b", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> b.leadership().participants(FEED).size() == 2);
+			b.context().stop();
+			b.context().start();
+			assertThat(running(b)).as("follower's component after its context was started again").isFalse();
+			await().atMost(WAIT).until(() -> b.leadership().participants(FEED).size() == 2);
+			assertThat(running(b)).isFalse();
+			a.context().stop(); // A stopped context leaves the election: b takes over.
+			assertThat(running(a)).as("stopped with the context").isFalse();
+			await().atMost(WAIT).until(() -> running(b));
+			a.context().start();
+			assertThat(running(a)).as("former leader's component after its context was started again").isFalse();
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(b.leadership().participants(FEED)).containsExactly(b.id(), a.id()));
+			assertThat(running(a)).isFalse();
+			assertThat(a.isLeader(FEED)).isFalse();
+			b.context().stop();
+			await().atMost(WAIT).until(() -> running(a));
+			assertThat(running(b)).isFalse();
+			assertThat(Intervals.of("a")).hasSize(2);
+			assertThat(Intervals.of("b")).singleElement().matches((interval) -> !interval.isOpen());
+			assertThat(Intervals.overlaps()).isEmpty();
+		}
+	}
+
+	@Test
 	void leaderCutOffStopsItsComponentBeforeAnotherStartsIt(ZooKeeperTestServer server, TestInfo test)
 			throws Exception {
 		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
@@ -113,6 +144,48 @@ class LeaderComponentTests {
 			assertThat(a.bean(LeaderComponents.class).describe(FEED)).singleElement()
 				.satisfies((info) -> assertThat(info.failure()).contains("cannot connect"));
 			assertThat(Intervals.of("a")).isEmpty();
+		}
+	}
+
+	@Test
+	void componentWhoseStartThrowsAnErrorGivesTheLeadershipAway(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		startFailureGivesTheLeadershipAway(server, test, "error");
+	}
+
+	@Test
+	void componentWhoseStartThrowsACheckedExceptionGivesTheLeadershipAway(ZooKeeperTestServer server,
+			TestInfo test) throws Exception {
+		startFailureGivesTheLeadershipAway(server, test, "checked");
+	}
+
+	private void startFailureGivesTheLeadershipAway(ZooKeeperTestServer server, TestInfo test, String failure)
+			throws Exception {
+		try (Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.start("a", ComponentLeaderApplication.class, "feed.fail-start=" + failure);
+			await().atMost(WAIT).until(() -> a.bean(Feed.class).starts() > 0);
+			Instance b = instances.start("b", ComponentLeaderApplication.class);
+			await().atMost(WAIT).until(() -> running(b));
+			assertThat(a.isLeader(FEED)).isFalse();
+			assertThat(a.bean(LeaderComponents.class).describe(FEED)).singleElement()
+				.satisfies((info) -> assertThat(info.failure()).contains("cannot connect"));
+			assertThat(Intervals.of("a")).isEmpty();
+		}
+	}
+
+	@Test
+	void componentWhoseStopThrowsAnErrorIsStartedAgainWhenLeadingAgain(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		try (ChaosProxy proxy = ChaosProxy.start(server.getConnectString());
+				Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.startVia(proxy.connectString(), "a", ComponentLeaderApplication.class,
+					"feed.fail-stop=error");
+			await().atMost(WAIT).until(() -> running(a));
+			proxy.refuse();
+			await().atMost(WAIT).until(() -> !running(a));
+			proxy.heal();
+			await().atMost(WAIT).until(() -> running(a)); // The only participant: it leads again.
+			assertThat(Intervals.of("a")).hasSize(2);
 		}
 	}
 

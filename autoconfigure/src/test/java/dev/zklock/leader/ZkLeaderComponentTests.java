@@ -57,6 +57,31 @@ class ZkLeaderComponentTests {
 	}
 
 	@Test
+	void contextStartedAgainDoesNotStartTheComponentOfAnInstanceThatNeverLeads() {
+		this.contextRunner.withUserConfiguration(AnnotatedClassComponent.class)
+			.withPropertyValues("zklock.leader.test-mode=never")
+			.run((context) -> {
+				ready(context);
+				context.stop();
+				context.start();
+				LeaderComponents components = context.getBean(LeaderComponents.class);
+				context.getBean(AnnotatedWorker.class).start();
+				components.stopAll(); // After the requested starts: the thread has handled them.
+				assertThat(context.getBean(AnnotatedWorker.class).starts).isZero();
+			});
+	}
+
+	@Test
+	void finalClassFailsTheStartupSayingToMakeItNonFinal() {
+		this.contextRunner.withUserConfiguration(FinalClassComponent.class).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("Invalid @ZkLeaderComponent on bean 'worker'")
+				.hasMessageContaining("make its class non-final");
+		});
+	}
+
+	@Test
 	void beanThatIsNotASmartLifecycleFailsTheStartup() {
 		this.contextRunner.withUserConfiguration(NotALifecycle.class).run((context) -> {
 			assertThat(context).hasFailed();
@@ -102,6 +127,17 @@ class ZkLeaderComponentTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	static class FinalClassComponent {
+
+		@Bean
+		@ZkLeaderComponent("feed")
+		FinalWorker worker() {
+			return new FinalWorker();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	static class NotALifecycle {
 
 		@Bean
@@ -127,8 +163,11 @@ class ZkLeaderComponentTests {
 
 		private volatile boolean running;
 
+		volatile int starts;
+
 		@Override
 		public void start() {
+			this.starts++;
 			this.running = true;
 		}
 
@@ -146,6 +185,15 @@ class ZkLeaderComponentTests {
 
 	@ZkLeaderComponent("reports")
 	static class AnnotatedWorker extends Worker {
+
+	}
+
+	static final class FinalWorker extends Worker {
+
+		@Override
+		public boolean isAutoStartup() {
+			return false;
+		}
 
 	}
 
