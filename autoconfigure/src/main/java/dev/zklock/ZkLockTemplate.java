@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -394,6 +395,77 @@ public class ZkLockTemplate implements AutoCloseable {
 				run(lease, callback, result);
 			}
 		}, asyncExecutor());
+		return result;
+	}
+
+	/**
+	 * Acquire the key's lock for a holder that releases it itself ({@link ReleasableLock#release()})
+	 * rather than for a callback, waiting on this thread: for code written against another
+	 * library's lock interface. The lock belongs to no thread and is not reentrant (see
+	 * {@link ReleasableLock}).
+	 * @param key the key
+	 * @param mode the mode
+	 * @param waitTime how long to wait; {@code null} for the default
+	 * @return the lock, or {@code null} if it was not obtained in time
+	 * @throws InterruptedException if the thread was interrupted while waiting (the request is
+	 * withdrawn; nothing is held)
+	 * @throws ZkLockException if ZooKeeper was unreachable
+	 * @since 0.2.0
+	 */
+	public @Nullable ReleasableLock acquire(String key, LockMode mode, @Nullable Duration waitTime)
+			throws InterruptedException {
+		CompletableFuture<@Nullable ReleasableLock> acquiring = acquireAsync(key, mode, waitTime);
+		try {
+			return acquiring.get();
+		}
+		catch (InterruptedException ex) {
+			acquiring.cancel(false);
+			throw ex;
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			throw (cause instanceof RuntimeException runtime) ? runtime
+					: new ZkLockException("Could not obtain the lock on key '" + key + "': " + cause, cause);
+		}
+	}
+
+	/**
+	 * Acquire the key's lock for a holder that releases it itself ({@link ReleasableLock#release()}),
+	 * without a thread waiting.
+	 * @param key the key
+	 * @param mode the mode
+	 * @param waitTime how long to wait; {@code null} for the default
+	 * @return completed with the lock, or with {@code null} if it was not obtained in time;
+	 * completed exceptionally if ZooKeeper was unreachable; cancelling it withdraws the request
+	 * (a lock granted meanwhile is released)
+	 * @since 0.2.0
+	 */
+	public CompletableFuture<@Nullable ReleasableLock> acquireAsync(String key, LockMode mode,
+			@Nullable Duration waitTime) {
+		CompletableFuture<@Nullable ReleasableLock> result = new CompletableFuture<>();
+		CompletableFuture<LockLease> leasing = lease(null, List.of(key), mode, waitTime);
+		leasing.whenComplete((lease, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(LockLease.unwrap(failure));
+			}
+			else if (!lease.isHeld()) {
+				lease.notHeld(null);
+				result.complete(null);
+			}
+			else if (lease.take()) {
+				lease.call().acquired(lease.lock());
+				lease.call().detached();
+				ReleasableLock lock = new ReleasableLock(lease);
+				if (!result.complete(lock)) {
+					lock.release();
+				}
+			}
+		});
+		result.whenComplete((lock, ex) -> {
+			if (result.isCancelled() && !leasing.cancel(false)) {
+				leasing.thenAccept(LockLease::drop);
+			}
+		});
 		return result;
 	}
 
