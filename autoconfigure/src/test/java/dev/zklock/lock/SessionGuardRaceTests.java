@@ -1,5 +1,7 @@
 package dev.zklock.lock;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import org.jetbrains.lincheck.Lincheck;
@@ -9,21 +11,29 @@ import org.junit.jupiter.api.Timeout;
 import dev.zklock.LockMode;
 
 /**
- * Thread races of {@link SessionGuard}, explored by Lincheck's model checker: each test runs its
- * threads again and again under a scheduler that chooses where they switch, and reports the
- * interleaving that breaks the property. The guard and the lock are the library's own classes;
- * the {@link ConnectionFactsPort} under them only states whether the client is connected and its
- * session. It is no model of ZooKeeper's lock semantics, which the tests against real servers and
- * the simulator cover.
+ * Thread races of {@link SessionGuard} and {@link ActiveLock}, explored by Lincheck's model
+ * checker: each test runs its threads again and again under a scheduler that chooses where they
+ * switch, and reports the interleaving that breaks the property. The guard and the lock are the
+ * library's own classes; the {@link ConnectionFactsPort} under them only states whether the client
+ * is connected and its session, and answers a token write at once on the asking thread. It is no
+ * model of ZooKeeper's lock semantics, which the tests against real servers and the simulator
+ * cover.
  */
 @Timeout(120)
 class SessionGuardRaceTests {
 
 	/**
-	 * How many interleavings each test runs: the breaks of {@code docs/RELIABILITY.md} are caught
-	 * within the first twenty.
+	 * How many interleavings each test of the guard runs: the breaks of
+	 * {@code docs/RELIABILITY.md} are caught within the first twenty.
 	 */
-	private static final int INVOCATIONS = 200;
+	private static final int INVOCATIONS = 100;
+
+	/**
+	 * How many interleavings the token test runs (each takes longer).
+	 */
+	private static final int TOKEN_INVOCATIONS = 50;
+
+	private static final int TOKENS = 2;
 
 	private static final long SESSION = 7;
 
@@ -58,6 +68,40 @@ class SessionGuardRaceTests {
 			check(lock.state() == ActiveLock.State.VALID,
 					"a lock of the current session is " + lock.state() + " while the client is connected");
 		});
+	}
+
+	@Test
+	void tokensTakenOnTwoThreadsAreDistinctAndIncreaseOnEach() {
+		Lincheck.runConcurrentTest(TOKEN_INVOCATIONS, () -> {
+			ConnectionFactsPort port = new ConnectionFactsPort(true, SESSION, 100);
+			// Two counts a zxid: the write for the next zxid is sent at every other token, and
+			// answered at once on the thread that takes it.
+			ActiveLock lock = lock(port);
+			List<Long> first = new ArrayList<>();
+			List<Long> second = new ArrayList<>();
+			Thread one = start(() -> takeTokens(lock, first));
+			Thread two = start(() -> takeTokens(lock, second));
+			join(one, two);
+			String tokens = first + " and " + second;
+			check(first.size() == TOKENS && second.size() == TOKENS, "tokens taken: " + tokens);
+			check(increasing(first) && increasing(second), "tokens of one thread not increasing: " + tokens);
+			check(first.stream().noneMatch(second::contains), "a token given twice: " + tokens);
+		});
+	}
+
+	private static void takeTokens(ActiveLock lock, List<Long> tokens) {
+		for (int i = 0; i < TOKENS; i++) {
+			tokens.add(lock.newToken());
+		}
+	}
+
+	private static boolean increasing(List<Long> tokens) {
+		for (int i = 1; i < tokens.size(); i++) {
+			if (tokens.get(i) <= tokens.get(i - 1)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
