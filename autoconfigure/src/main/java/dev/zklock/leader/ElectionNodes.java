@@ -43,7 +43,10 @@ final class ElectionNodes {
 
 	/**
 	 * Create this participant's node, in protected mode so that a create whose reply was lost
-	 * is found again rather than leaked. Parents are created as container nodes.
+	 * is found again rather than leaked. Parents are created as container nodes. A node named
+	 * past the end of the group node's sequence counter (ZooKeeper names every create from
+	 * there {@code 2147483647}, or a negative number) would not be in election order: it is
+	 * deleted, the group node with it if no other participant is left, and the join fails.
 	 * <p>
 	 * Within the call, a retry after a lost connection first looks for the node by its
 	 * protected id. When the call fails with its outcome unknown (its retries spent on a lost
@@ -53,11 +56,24 @@ final class ElectionNodes {
 	 * list this instance twice; once it is deleted, the watch on it starts a new check.
 	 */
 	String create(String participantId) throws Exception {
-		return this.client.create()
+		String created = this.client.create()
 			.creatingParentContainersIfNeeded()
 			.withProtection()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath(ZKPaths.makePath(this.groupPath, NODE_PREFIX), participantId.getBytes(StandardCharsets.UTF_8));
+		if (isPastEnd(name(created))) {
+			deleteGuaranteed(created);
+			try {
+				this.client.delete().forPath(this.groupPath);
+			}
+			catch (KeeperException.NotEmptyException | KeeperException.NoNodeException ex) {
+				// Participants joined before the end are left: the group node stays.
+			}
+			throw new IllegalStateException("Election group node " + this.groupPath
+					+ " has used up its sequence numbers (its cversion reached " + Integer.MAX_VALUE
+					+ "): a participant can join once the group node is created again, when no participant is left");
+		}
+		return created;
 	}
 
 	/**
@@ -190,6 +206,12 @@ final class ElectionNodes {
 		int start = name.length() - SEQUENCE_LENGTH;
 		return start >= NODE_PREFIX.length() && name.startsWith(NODE_PREFIX, start - NODE_PREFIX.length())
 				&& name.substring(start).chars().allMatch(Character::isDigit);
+	}
+
+	private static boolean isPastEnd(String name) {
+		String sequence = name.substring(name.lastIndexOf(NODE_PREFIX) + NODE_PREFIX.length());
+		return sequence.length() != SEQUENCE_LENGTH || !sequence.chars().allMatch(Character::isDigit)
+				|| sequence.equals(Integer.toString(Integer.MAX_VALUE));
 	}
 
 	private static long sequence(String name) {

@@ -21,6 +21,10 @@ final class LockNodes {
 
 	private static final String PROTECTED_PREFIX = "_c_";
 
+	private static final int SEQUENCE_LENGTH = 10;
+
+	private static final String LAST_SEQUENCE = Integer.toString(Integer.MAX_VALUE);
+
 	private LockNodes() {
 	}
 
@@ -41,7 +45,8 @@ final class LockNodes {
 	}
 
 	/**
-	 * Return the lock nodes among the children, lowest sequence first.
+	 * Return the lock nodes among the children, lowest sequence first, the nodes
+	 * {@linkplain #isPastEnd past the end} of the key node's counter after all others.
 	 */
 	static List<String> sorted(List<String> children) {
 		List<String> locks = new ArrayList<>(children.size());
@@ -50,7 +55,7 @@ final class LockNodes {
 				locks.add(child);
 			}
 		}
-		locks.sort(Comparator.comparing(LockNodes::sequence));
+		locks.sort(Comparator.comparing(LockNodes::isPastEnd).thenComparing(LockNodes::sequence));
 		return locks;
 	}
 
@@ -82,6 +87,20 @@ final class LockNodes {
 			}
 		}
 		return false;
+	}
+
+	/**
+	 * Return whether the node was named past the end of the key node's sequence counter, so
+	 * that its name says nothing of its order. ZooKeeper names a sequential child after its
+	 * parent's {@code cversion}, an {@code int} that its data tree never moves past
+	 * {@value Integer#MAX_VALUE}: every create from then on is named {@code 2147483647} (and
+	 * fails as existing while such a node lives), or, when it follows a create not yet applied,
+	 * after the wrapped negative value ({@code -2147483648}, which sorts first as text).
+	 */
+	static boolean isPastEnd(String child) {
+		String sequence = sequence(child);
+		return sequence.length() != SEQUENCE_LENGTH || !sequence.chars().allMatch(Character::isDigit)
+				|| sequence.equals(LAST_SEQUENCE);
 	}
 
 	static String sequence(String child) {

@@ -101,6 +101,8 @@ final class NodeAcquisition {
 
 	private boolean toldMustWait;
 
+	private boolean toldSpent;
+
 	private byte[] data = new byte[0];
 
 	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
@@ -307,6 +309,10 @@ final class NodeAcquisition {
 			stall(rc);
 			return;
 		}
+		if (LockNodes.isPastEnd(LockNodes.name(created.path()))) {
+			keyNodeSpent(created.path());
+			return;
+		}
 		this.ourPath = created.path();
 		this.sessionId = (created.owner() != 0) ? created.owner() : this.port.sessionId();
 		this.phase = Phase.READING;
@@ -319,6 +325,27 @@ final class NodeAcquisition {
 		else if (this.earlyReadFailed) {
 			read();
 		}
+	}
+
+	/**
+	 * Our node was named past the end of the key node's sequence counter: its name does not
+	 * order it, so it must never hold the key. Delete it, then the key node if nothing else is
+	 * under it (ZooKeeper refuses to delete a node that has children, so a holder or waiter
+	 * keeps it), and try again shortly: once the nodes named before the end are gone, the key
+	 * node is created again, its counter at 0.
+	 */
+	private void keyNodeSpent(String path) {
+		if (!this.toldSpent) {
+			this.toldSpent = true;
+			logger.warn("Key node " + this.keyPath + " has used up its sequence numbers (its cversion reached "
+					+ Integer.MAX_VALUE + "); the lock request waits until the nodes under it are gone, "
+					+ "then the key node is created again");
+		}
+		this.port.delete(path, null);
+		this.port.delete(this.keyPath, null);
+		this.keyNodes.forget(this.keyPath);
+		this.generation++;
+		stall(new IllegalStateException("Key node " + this.keyPath + " used up its sequence numbers"));
 	}
 
 	private void childrenRead(Code rc, @Nullable Children read) {

@@ -78,6 +78,14 @@ final class SimRun {
 		this.breaks = breaks;
 		this.releaseRandom = new SplittableRandom(seed ^ 0x5DEE_CE66DL);
 		this.releases = (this.plan.flood() || this.releaseRandom.nextBoolean()) ? 0 : this.releaseRandom.nextInt(1, 6);
+		// A third of the runs start every key's sequence counter a few creates before its end
+		// (a random source of their own, so that the other runs are unchanged); not the reader
+		// floods, whose waits are held to the handoff bound, which does not span the key node's
+		// replacement at the end.
+		SplittableRandom counters = new SplittableRandom(seed ^ 0x2F0A_93C1_7B4DL);
+		if (counters.nextInt(3) == 0 && !this.plan.flood()) {
+			this.server.startKeysAt(Integer.MAX_VALUE - counters.nextInt(1, 40));
+		}
 	}
 
 	/**

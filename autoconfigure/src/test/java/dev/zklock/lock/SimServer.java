@@ -3,9 +3,12 @@ package dev.zklock.lock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -43,6 +46,10 @@ final class SimServer {
 
 	private long nextSession = FIRST_SESSION;
 
+	private int firstKeyCversion;
+
+	private final Set<String> keysCreated = new HashSet<>();
+
 	SimServer() {
 		Node root = new Node("/", 0, false, false);
 		this.nodes.put("/", root);
@@ -57,6 +64,15 @@ final class SimServer {
 	 */
 	void startAt(long zxid) {
 		this.zxid = zxid;
+	}
+
+	/**
+	 * Start every key node, when first created, with the given {@code cversion}, as a key that
+	 * has been used that many times (its node kept by others meanwhile): a value just below
+	 * {@link Integer#MAX_VALUE} lets a run reach the end of its sequence counter.
+	 */
+	void startKeysAt(int cversion) {
+		this.firstKeyCversion = cversion;
 	}
 
 	/**
@@ -140,6 +156,9 @@ final class SimServer {
 			return Result.of(check);
 		}
 		createNode(session, keyPath, Kind.CONTAINER);
+		if (this.keysCreated.add(keyPath)) {
+			this.nodes.get(keyPath).cversion = this.firstKeyCversion;
+		}
 		String lockNode = createNode(session, lockNodePath, Kind.EPHEMERAL_SEQUENTIAL);
 		Node key = this.nodes.get(keyPath);
 		key.mzxid = this.zxid;
@@ -255,7 +274,7 @@ final class SimServer {
 		if (parent.owner != 0) {
 			return Code.NOCHILDRENFOREPHEMERALS;
 		}
-		if (!kind.sequential && this.nodes.containsKey(path)) {
+		if (this.nodes.containsKey(kind.sequential ? sequentialName(path, parent) : path)) {
 			return Code.NODEEXISTS;
 		}
 		return Code.OK;
@@ -263,16 +282,29 @@ final class SimServer {
 
 	private String createNode(Session session, String path, Kind kind) {
 		Node parent = this.nodes.get(LockNodes.parent(path));
-		String created = kind.sequential ? path + String.format("%010d", parent.cversion) : path;
+		String created = kind.sequential ? sequentialName(path, parent) : path;
 		Node node = new Node(created, this.zxid, kind == Kind.CONTAINER, false);
 		node.owner = kind.ephemeral ? session.id : 0;
 		this.nodes.put(created, node);
 		parent.children.add(LockNodes.name(created));
-		parent.cversion++;
+		// ZooKeeper (3.6 to 3.9) sends the parent's cversion + 1 in the transaction, wrapped to
+		// a negative int past the end, and its data tree takes it only when it is higher
+		// (DataTree.createNode): the cversion stays at Integer.MAX_VALUE from then on.
+		if (parent.cversion + 1 > parent.cversion) {
+			parent.cversion++;
+		}
 		parent.pzxid = this.zxid;
 		fire(this.dataWatches, created);
 		fire(this.childWatches, parent.path);
 		return created;
+	}
+
+	/**
+	 * Return the name ZooKeeper gives a sequential node: the path followed by the parent's
+	 * {@code cversion} ({@code PrepRequestProcessor}: {@code %010d}).
+	 */
+	private static String sequentialName(String path, Node parent) {
+		return path + String.format(Locale.ENGLISH, "%010d", parent.cversion);
 	}
 
 	private void removeNode(String path) {
