@@ -106,6 +106,30 @@ final class LockTestSupport implements AutoCloseable {
 		return stat.getCzxid();
 	}
 
+	/**
+	 * Return the zxid of the last write under a path (creates, deletes and sets of the node and
+	 * everything below it), whoever made it; unlike {@link #writeNow}, writes elsewhere on the
+	 * server (other tests' sessions ending) do not count.
+	 */
+	static long lastWriteUnder(CuratorFramework client, String path) throws Exception {
+		Stat stat = client.checkExists().forPath(path);
+		if (stat == null) {
+			return -1;
+		}
+		long last = Math.max(stat.getMzxid(), stat.getPzxid());
+		List<String> children;
+		try {
+			children = client.getChildren().forPath(path);
+		}
+		catch (org.apache.zookeeper.KeeperException.NoNodeException ex) {
+			return last;
+		}
+		for (String child : children) {
+			last = Math.max(last, lastWriteUnder(client, ZKPaths.makePath(path, child)));
+		}
+		return last;
+	}
+
 	ZkLockTemplate template() {
 		return template(client(), false);
 	}
