@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
-import dev.zklock.lock.ZooKeeperPort.NodeStat;
+import dev.zklock.zookeeper.ZooKeeperPort;
+import dev.zklock.zookeeper.ZooKeeperPort.NodeStat;
 
 /**
  * A lock node this instance holds, whether one call uses it, several calls in turn, or none (a

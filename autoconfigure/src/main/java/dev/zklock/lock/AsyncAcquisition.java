@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * One asynchronous call's acquisition of its keys, one after the other in the given order,

@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * Ends the grants of an asynchronous call without blocking, and tells when their nodes are gone.
  */

@@ -2,6 +2,8 @@ package dev.zklock.lock;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * Whether a key's node is kept with no local call (a kept lock), counted against
  * {@code zklock.lock.keep.max-keys}, and the timer that ends it after

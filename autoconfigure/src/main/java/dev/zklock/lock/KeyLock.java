@@ -12,6 +12,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * One key as this instance uses it: a first-come-first-served queue of local calls, the local

@@ -7,6 +7,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * The keys this instance uses now, each a {@link KeyLock}, and what they share: the port to
  * ZooKeeper, the settings, the connection's guard, and the bound on kept keys. A key is here only

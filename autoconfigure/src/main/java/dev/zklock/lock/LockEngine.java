@@ -20,13 +20,14 @@ import java.util.function.Function;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
+import org.springframework.util.Assert;
+import org.springframework.util.ConcurrentLruCache;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
 import dev.zklock.leader.ParticipantIds;
-
-import org.springframework.util.Assert;
-import org.springframework.util.ConcurrentLruCache;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * Acquires and releases locks for {@link dev.zklock.ZkLockTemplate}: reentrancy per thread,

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockException;
-import dev.zklock.lock.ZooKeeperPort.Children;
+import dev.zklock.zookeeper.ZooKeeperPort;
+import dev.zklock.zookeeper.ZooKeeperPort.Children;
 
 /**
  * One lock node per call (the recipe when local handoff is off): the calling thread waits for a

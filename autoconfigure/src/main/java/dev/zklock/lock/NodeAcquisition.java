@@ -4,19 +4,19 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import java.util.function.Function;
-
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
-import dev.zklock.lock.ZooKeeperPort.Children;
-import dev.zklock.lock.ZooKeeperPort.Created;
-import dev.zklock.lock.ZooKeeperPort.KeyCreated;
-import dev.zklock.lock.ZooKeeperPort.Reply;
+import dev.zklock.zookeeper.ZooKeeperPort;
+import dev.zklock.zookeeper.ZooKeeperPort.Children;
+import dev.zklock.zookeeper.ZooKeeperPort.Created;
+import dev.zklock.zookeeper.ZooKeeperPort.KeyCreated;
+import dev.zklock.zookeeper.ZooKeeperPort.Reply;
 
 /**
  * Obtains one lock node for a key, without blocking any thread: the create and the children

@@ -8,6 +8,8 @@ import java.util.Set;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * Follows the client's connection state on behalf of every lock this process holds or waits for:
  * SUSPENDED puts held locks in doubt, RECONNECTED with the same session makes them valid again,

@@ -2,6 +2,8 @@ package dev.zklock.lock;
 
 import java.util.concurrent.TimeUnit;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * The lock requests in progress, so that none is forgotten across a connection change: one
  * whose last step failed for the connection goes on when the connection is back (or, if the

@@ -6,6 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.apache.zookeeper.KeeperException.Code;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * The first-use transactions of one lock request whose outcome is unknown: the reply was lost,
  * or the transaction failed with NODEEXISTS, which a retry of an applied transaction also gets.

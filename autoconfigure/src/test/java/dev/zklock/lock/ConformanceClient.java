@@ -10,6 +10,7 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * One session of a conformance script: the port's requests, made as the lock core makes them,

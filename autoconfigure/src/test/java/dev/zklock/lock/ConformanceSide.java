@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * Where a conformance script runs: the simulator ({@link SimConformanceSide}) or a real server
  * ({@link RealConformanceSide}). Scripts open sessions, make requests through each session's

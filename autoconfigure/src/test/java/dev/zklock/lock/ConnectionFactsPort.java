@@ -5,6 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * A {@link ZooKeeperPort} that only states connection facts (whether the client is connected,
  * its session id, a clock), and answers a write to a node at once, on the calling thread, with a

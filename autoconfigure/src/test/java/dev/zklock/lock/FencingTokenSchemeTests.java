@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import dev.zklock.LockMode;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
+import dev.zklock.zookeeper.CuratorPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Timeout;
 import dev.zklock.LockMode;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

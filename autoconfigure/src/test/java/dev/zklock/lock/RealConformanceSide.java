@@ -20,6 +20,8 @@ import org.awaitility.Awaitility;
 
 import dev.zklock.test.ChaosProxy;
 import dev.zklock.test.ZooKeeperTestServer;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 
 /**

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.LockMode;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * Thread races of {@link SessionGuard} and {@link ActiveLock}, explored by Lincheck's model

@@ -11,6 +11,8 @@ import java.util.function.Function;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * The lock core's port on the simulated server: a model of Curator on a ZooKeeper client, as far
  * as the core can tell. Requests travel over a link in order, are applied by the server when they

@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * A conformance script on the simulator: a {@link SimClient} without faults per session, on one
  * {@link SimServer}, the world stepped until each awaited reply has arrived.

@@ -15,6 +15,8 @@ import java.util.TreeSet;
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * A model of one ZooKeeper server (or an ensemble that never loses its quorum) as the lock core
  * relies on it, and no more: one global zxid that grows by one per transaction (a {@code multi},

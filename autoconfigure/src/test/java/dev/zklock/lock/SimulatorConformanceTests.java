@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.LockMode;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.zklock.lock;
+package dev.zklock.zookeeper;
 
 import java.util.Map;
 import java.util.UUID;
@@ -24,12 +24,12 @@ import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The lock core's port on a started Curator client: what runs in production. Requests are
+ * The port on a started Curator client: what runs in production. Requests are
  * Curator's background requests (retried by its retry policy when the connection drops), their
  * replies and watches arrive on ZooKeeper's event thread, and timed or deferred work runs on the
- * engine's scheduler thread.
+ * scheduler thread of the lock engine or the elections.
  */
-final class CuratorPort implements ZooKeeperPort {
+public final class CuratorPort implements ZooKeeperPort {
 
 	private static final Log logger = LogFactory.getLog(CuratorPort.class);
 
@@ -41,7 +41,7 @@ final class CuratorPort implements ZooKeeperPort {
 
 	private final Map<ConnectionListener, ConnectionStateListener> listeners = new ConcurrentHashMap<>();
 
-	CuratorPort(CuratorFramework client, ScheduledExecutorService scheduler) {
+	public CuratorPort(CuratorFramework client, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.scheduler = scheduler;
 	}

@@ -1,4 +1,4 @@
-package dev.zklock.lock;
+package dev.zklock.zookeeper;
 
 import java.util.List;
 
@@ -6,21 +6,22 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything the lock core asks of the world: the ZooKeeper requests it makes, their replies and
- * watches, the client's connection and session, time, timers and the thread that runs deferred
- * work. Production uses {@link CuratorPort}; the deterministic simulator of the tests implements
- * the same port, so that the core above it runs unchanged under simulated faults. Every request is
+ * Everything the lock core and the elections ask of the world: the ZooKeeper requests they make,
+ * their replies and watches, the client's connection and session, time, timers and the thread
+ * that runs deferred work. Production uses {@link CuratorPort}; the deterministic simulator of
+ * the tests implements the same port, so that the code above it runs unchanged under simulated
+ * faults. Every request is
  * sent in the background: its reply, and every watch, is delivered later to a callback that must
  * be quick (in production on ZooKeeper's event thread). Requests of one session are served in the
  * order they were sent.
  */
-interface ZooKeeperPort {
+public interface ZooKeeperPort {
 
 	/**
 	 * Create an ephemeral sequential lock node in protected mode (a create whose reply was lost
 	 * is found again by its id), retried by the client when the connection drops.
 	 * @param path the node's path without the protected prefix and the sequence
-	 * @param data the node's data ({@link NodeOwner}), passed through as it is
+	 * @param data the node's data (a lock node's owner, an election node's participant id), passed through as it is
 	 * @param reply told the full path and the node's owner
 	 */
 	void createLockNode(String path, byte[] data, Reply<Created> reply);
@@ -31,7 +32,7 @@ interface ZooKeeperPort {
 	 * whose zxid is the transaction's.
 	 * @param keyPath the key node
 	 * @param lockNodePath the lock node's path without the sequence
-	 * @param data the lock node's data ({@link NodeOwner}), passed through as it is
+	 * @param data the lock node's data (a lock node's owner, an election node's participant id), passed through as it is
 	 * @param reply told the lock node's full path and the transaction's zxid
 	 */
 	void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply);
