@@ -158,22 +158,72 @@ final class ElectionState {
 	}
 
 	/**
+	 * Our node changed (a watch on it fired): stop leading until a fresh check finds it ours
+	 * and lowest again.
+	 */
+	synchronized void ownNodeChanged(String path) {
+		if (this.nodes.isCurrent(path)) {
+			this.generation++;
+			revoke("its election node changed or is gone");
+		}
+	}
+
+	/**
 	 * Return the generation a check may begin in, or {@code -1} if it should not begin.
 	 */
 	synchronized long beginCheck() {
 		return (this.running && this.connected) ? this.generation : -1;
 	}
 
-	synchronized @Nullable String node() {
-		return this.running ? this.nodes.current() : null;
+	/**
+	 * Return whether nothing that could make a look out of date happened since the look of the
+	 * given generation began.
+	 */
+	synchronized boolean isCurrent(long checkGeneration) {
+		return this.running && this.connected && checkGeneration == this.generation;
 	}
 
 	/**
-	 * Take a newly created node as ours, unless this instance stopped while it was created.
-	 * @return whether the node is ours
+	 * Remember a create about to be sent, unless this instance stopped.
+	 * @return whether to send it
 	 */
-	synchronized boolean adopt(String created) {
-		return this.running && this.nodes.adopt(created);
+	synchronized boolean createSent(String protectedId) {
+		if (!this.running) {
+			return false;
+		}
+		this.nodes.createSent(protectedId);
+		return true;
+	}
+
+	/**
+	 * Look for the nodes of the creates remembered among the group's children just read: one
+	 * becomes ours if we have none, every other is abandoned.
+	 * @return whether a node was adopted
+	 */
+	synchronized boolean resolveCreates(long readAt, String groupPath, List<String> children) {
+		return this.nodes.resolveCreates(readAt, groupPath, children) && this.running;
+	}
+
+	/**
+	 * Record a create's reply: its node becomes ours if we have none and still take part.
+	 */
+	synchronized ElectionNodeSet.CreateAnswer createAnswered(String protectedId, @Nullable String path) {
+		return this.nodes.createAnswered(protectedId, path, this.running);
+	}
+
+	/**
+	 * Return the local time of a read of the children about to be sent.
+	 */
+	synchronized long readSent() {
+		return this.nodes.readSent();
+	}
+
+	synchronized boolean hasUnresolvedCreates() {
+		return this.nodes.hasUnresolvedCreates();
+	}
+
+	synchronized @Nullable String node() {
+		return this.running ? this.nodes.current() : null;
 	}
 
 	/**
@@ -205,9 +255,9 @@ final class ElectionState {
 	}
 
 	/**
-	 * Give up our node and every abandoned one, to delete them all.
+	 * Give up our node, every abandoned one and the creates not resolved, to delete them all.
 	 */
-	synchronized List<String> releaseNodes() {
+	synchronized ElectionNodeSet.Release releaseNodes() {
 		return this.nodes.releaseAll();
 	}
 

@@ -1,55 +1,52 @@
 package dev.zklock.leader;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.zklock.LeaderTerm;
 import dev.zklock.lock.Pauses;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.zookeeper.WatchedEvent;
-import org.apache.zookeeper.Watcher;
+import dev.zklock.zookeeper.ZooKeeperPort;
+import dev.zklock.zookeeper.ZooKeeperPort.Connection;
 
 /**
  * This instance's part in the election of one group, joined and left, and the events that
  * make it look at the election again: every participant has an ephemeral sequential node under
  * the group's node, and the lowest leads.
  * <p>
- * Each look runs on the group's {@link ElectionThread} ({@link ElectionCheck}); what it found is
- * kept in {@link ElectionState}. SUSPENDED revokes leadership until RECONNECTED and a new check;
- * LOST revokes it, abandons our node and rejoins with a new one once the client has a new
- * session.
+ * Every look is a chain of requests through the {@link ZooKeeperPort} ({@link ElectionCheck});
+ * what it found is kept in {@link ElectionState}. SUSPENDED revokes leadership until
+ * RECONNECTED and a new look; LOST revokes it, abandons our node and rejoins with a new one once
+ * the client has a new session.
  */
 final class GroupElection {
 
 	private final String group;
 
-	private final CuratorFramework client;
+	private final ZooKeeperPort port;
 
 	private final ElectionNodes nodes;
 
 	private final ElectionState state;
 
-	private final ElectionThread thread;
-
 	private final LeadershipConfirmation confirmation;
 
 	private final ElectionCheck check;
 
-	private final ConnectionStateListener connectionListener = (client, state) -> connectionStateChanged(state);
+	private final ZooKeeperPort.ConnectionListener connectionListener = this::connectionChanged;
 
-	GroupElection(String group, String participantId, CuratorFramework client, String groupPath,
-			LeadershipListener listener, Pauses pauses) {
+	GroupElection(String group, String participantId, ZooKeeperPort port, String groupPath,
+			LeadershipListener listener, Pauses pauses, Duration readTimeout) {
 		this.group = group;
-		this.client = client;
-		this.nodes = new ElectionNodes(client, groupPath);
+		this.port = port;
+		this.nodes = new ElectionNodes(port, groupPath, readTimeout);
 		this.state = new ElectionState(group, participantId, listener);
-		this.thread = new ElectionThread("zklock-leader-" + group, this::check);
-		this.confirmation = new LeadershipConfirmation(client, this.nodes, this.state, this.thread, pauses);
-		Watcher watcher = this::nodeChanged;
-		this.check = new ElectionCheck(group, participantId, this.nodes, this.state, this.thread, this.confirmation,
-				watcher);
+		this.confirmation = new LeadershipConfirmation(port, this.state, pauses, this::checkAfterDoubt);
+		this.check = new ElectionCheck(group, participantId, this.nodes, this.state, this.confirmation);
 	}
 
 	ElectionNodes nodes() {
@@ -62,6 +59,28 @@ final class GroupElection {
 	 */
 	boolean isLeader() {
 		return this.confirmation.isLeader();
+	}
+
+	/**
+	 * Return whether this instance leads, asking the server without waiting after a pause that
+	 * may have outlasted the session.
+	 */
+	CompletableFuture<Boolean> isLeaderAsync() {
+		return this.confirmation.isLeaderAsync();
+	}
+
+	/**
+	 * Return whether this instance leads and says so without asking the server.
+	 */
+	boolean isLeaderWithoutAsking() {
+		return this.confirmation.isLeaderWithoutAsking();
+	}
+
+	/**
+	 * Return our current node, or {@code null}.
+	 */
+	@Nullable String node() {
+		return this.state.node();
 	}
 
 	long leaderEpoch() {
@@ -93,7 +112,7 @@ final class GroupElection {
 
 	/**
 	 * Join the election.
-	 * @return a future completed when the first check has ended, whatever its outcome
+	 * @return a future completed when the first look has ended, whatever its outcome
 	 */
 	synchronized CompletableFuture<Void> start() {
 		long startGeneration = this.state.start();
@@ -101,36 +120,41 @@ final class GroupElection {
 			return this.check.firstCheck();
 		}
 		CompletableFuture<Void> firstCheck = this.check.awaitFirst();
-		this.thread.start();
-		this.client.getConnectionStateListenable().addListener(this.connectionListener);
-		this.state.connectedAtStart(startGeneration, this.nodes.isConnected());
-		this.thread.requestCheck();
+		this.port.addConnectionListener(this.connectionListener);
+		this.state.connectedAtStart(startGeneration, this.port.isConnected());
+		this.check.request();
 		return firstCheck;
 	}
 
 	/**
-	 * Leave the election: give up leadership at once, then, on the election thread, delete our
-	 * node so that the next participant takes over without waiting for our session to end.
-	 * @return a future completed when our node has been deleted
+	 * Leave the election: give up leadership at once, then delete our node (and every node of
+	 * ours not deleted yet), so that the next participant takes over without waiting for our
+	 * session to end.
+	 * @return a future completed when the server has answered the deletions
 	 */
 	synchronized CompletableFuture<Void> stop() {
 		if (!this.state.stop()) {
 			return CompletableFuture.completedFuture(null);
 		}
-		this.client.getConnectionStateListenable().removeListener(this.connectionListener);
-		return this.thread.finish(this.check::deleteNodes).whenComplete((result, ex) -> this.nodes.removeWatchers());
+		this.port.removeConnectionListener(this.connectionListener);
+		this.check.removeWatches();
+		ElectionNodeSet.Release release = this.state.releaseNodes();
+		List<CompletableFuture<Void>> deletions = new ArrayList<>();
+		for (String path : release.nodes()) {
+			deletions.add(this.check.delete(path));
+		}
+		if (!release.createIds().isEmpty()) {
+			deletions.add(this.check.deleteNodesOf(release.createIds()));
+		}
+		return CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new));
 	}
 
 	/**
-	 * Stop the election thread at once, after {@link #stop()} took too long, and leave the
-	 * deletion of our node to the client's background.
+	 * Give up waiting for {@link #stop()}: its deletions go on in the client's background, for
+	 * as long as the session lives.
 	 */
 	synchronized void stopNow() {
-		this.thread.kill();
-		for (String path : this.state.releaseNodes()) {
-			this.nodes.deleteInBackground(path);
-		}
-		this.nodes.removeWatchers();
+		this.check.removeWatches();
 	}
 
 	/**
@@ -140,34 +164,24 @@ final class GroupElection {
 	boolean yieldLeadership() {
 		boolean yielded = this.state.yieldLeadership();
 		if (yielded) {
-			this.thread.requestCheck();
+			this.check.request();
 		}
 		return yielded;
 	}
 
-	private void check() {
-		this.check.run();
+	private void checkAfterDoubt() {
+		this.check.request();
 	}
 
-	private void connectionStateChanged(ConnectionState newState) {
-		switch (newState) {
-			case SUSPENDED, READ_ONLY -> this.state.suspended();
+	private void connectionChanged(Connection connection) {
+		switch (connection) {
+			case SUSPENDED -> this.state.suspended();
 			case LOST -> this.state.lost();
 			case CONNECTED, RECONNECTED -> {
 				this.state.reconnected();
-				this.thread.requestCheck();
+				this.check.request();
 			}
 		}
-	}
-
-	private void nodeChanged(WatchedEvent event) {
-		if (event.getType() == Watcher.Event.EventType.None) {
-			return; // Connection changes come through the connection state listener.
-		}
-		if (event.getType() == Watcher.Event.EventType.NodeDeleted && event.getPath() != null) {
-			this.state.nodeGone(event.getPath());
-		}
-		this.thread.requestCheck();
 	}
 
 }

@@ -10,6 +10,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
@@ -18,15 +19,17 @@ import dev.zklock.LeaderTerm;
 import dev.zklock.ZkLeadership;
 import dev.zklock.lock.PauseMonitor;
 import dev.zklock.lock.Pauses;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * The elections this instance takes part in, one per group, joined when the application starts
@@ -61,6 +64,8 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	private final LeadershipListeners listeners;
 
 	private final LeadershipWaiters waiters = new LeadershipWaiters();
+
+	private final ScheduledThreadPoolExecutor scheduler;
 
 	private volatile @Nullable LeaderComponents components;
 
@@ -98,10 +103,25 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		this.listeners = new LeadershipListeners(this.events);
 		this.listeners.add(this.waiters);
 		Pauses seen = pauses.apply(this.pauseMonitor);
-		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, client,
-				ZKPaths.makePath(basePath, group), this.listeners, seen));
+		this.scheduler = scheduler();
+		ZooKeeperPort port = new CuratorPort(client, this.scheduler);
+		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, port,
+				ElectionNodes.path(basePath, group), this.listeners, seen, timeout));
 		groups.forEach((group) -> join(validGroup(group)));
 		methods.onGroup(this::join);
+	}
+
+	/**
+	 * The thread on which the elections' retries run (their requests' replies and watches run
+	 * on ZooKeeper's event thread).
+	 */
+	private static ScheduledThreadPoolExecutor scheduler() {
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-");
+		threads.setDaemon(true);
+		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, threads);
+		scheduler.setRemoveOnCancelPolicy(true);
+		scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		return scheduler;
 	}
 
 	private static String validGroup(String group) {
@@ -277,6 +297,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		stop();
 		this.events.close();
 		this.pauseMonitor.close();
+		this.scheduler.shutdownNow();
 	}
 
 	private GroupElection election(String group) {

@@ -1,47 +1,48 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.data.Stat;
+import org.apache.zookeeper.KeeperException.Code;
 
-import dev.zklock.lock.NodeConfirmation;
 import dev.zklock.lock.Pauses;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
  * Whether this instance still leads one group after the process may have paused: a read of
  * local state, unless the pause may have outlasted the session since the term was last
- * confirmed; then the server must confirm that our node is still there, owned by our session.
- * A paused leader wakes up believing it leads while another may already do.
+ * confirmed; then the leader of the ensemble must confirm (a sync, then a read) that our node is
+ * still there, owned by our session. A paused leader wakes up believing it leads while another
+ * may already do.
  */
 final class LeadershipConfirmation {
 
 	private static final Duration CONFIRM_TIMEOUT = Duration.ofSeconds(2);
 
-	private final CuratorFramework client;
-
-	private final ElectionNodes nodes;
+	private final ZooKeeperPort port;
 
 	private final ElectionState state;
 
-	private final ElectionThread thread;
-
 	private final Pauses pauses;
 
-	private volatile long confirmedAt = System.nanoTime();
+	private final Runnable lookAgain;
 
-	LeadershipConfirmation(CuratorFramework client, ElectionNodes nodes, ElectionState state, ElectionThread thread,
-			Pauses pauses) {
-		this.client = client;
-		this.nodes = nodes;
+	private volatile long confirmedAt;
+
+	LeadershipConfirmation(ZooKeeperPort port, ElectionState state, Pauses pauses, Runnable lookAgain) {
+		this.port = port;
 		this.state = state;
-		this.thread = thread;
 		this.pauses = pauses;
+		this.lookAgain = lookAgain;
+		this.confirmedAt = port.nanoTime();
 	}
 
 	/**
 	 * Record that a look at ZooKeeper that began at the given time found this instance leading.
-	 * @param lookedAt when the look began, in {@link System#nanoTime()}
+	 * @param lookedAt when the look began, in the port's {@link ZooKeeperPort#nanoTime()}
 	 */
 	void confirmed(long lookedAt) {
 		this.confirmedAt = lookedAt;
@@ -49,43 +50,75 @@ final class LeadershipConfirmation {
 
 	/**
 	 * Return whether this instance leads, asking the server after a pause that may have
-	 * outlasted the session.
+	 * outlasted the session, and waiting for its answer.
 	 */
 	boolean isLeader() {
-		if (!this.state.isLeader()) {
-			return false;
-		}
-		if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {
-			return true;
-		}
-		return confirmAfterPause();
-	}
-
-	private boolean confirmAfterPause() {
-		long started = System.nanoTime();
-		String path = this.state.node();
-		if (path == null) {
-			return false;
-		}
+		CompletableFuture<Boolean> leads = isLeaderAsync();
 		try {
-			Stat own = NodeConfirmation.nodeStat(this.client, path, CONFIRM_TIMEOUT);
-			if (own == null || own.getEphemeralOwner() != this.nodes.sessionId()) {
-				this.state.nodeGone(path);
-				this.thread.requestCheck();
-				return false;
-			}
-			this.confirmedAt = started;
-			return this.state.isLeader();
+			return leads.get(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		catch (Exception ex) {
-			// Unanswered: fall through.
+		catch (ExecutionException | TimeoutException ex) {
+			// Unanswered: not confirmed.
 		}
 		this.state.doubted();
-		this.thread.requestCheck();
+		this.lookAgain.run();
 		return false;
+	}
+
+	/**
+	 * Return whether this instance leads, from local state, or once the server has answered
+	 * after a pause that may have outlasted the session.
+	 */
+	CompletableFuture<Boolean> isLeaderAsync() {
+		if (!this.state.isLeader()) {
+			return CompletableFuture.completedFuture(false);
+		}
+		if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {
+			return CompletableFuture.completedFuture(true);
+		}
+		return confirmAfterPause();
+	}
+
+	/**
+	 * Return whether this instance leads and {@link #isLeader()} would say so from local state
+	 * alone, without asking the server.
+	 */
+	boolean isLeaderWithoutAsking() {
+		return this.state.isLeader() && !this.pauses.mayHavePausedSince(this.confirmedAt);
+	}
+
+	/**
+	 * Ask the leader of the ensemble whether our node is still there, owned by our session: if
+	 * it is, the term is confirmed as of the question's sending; if it is not, or the question
+	 * fails, leadership is revoked until a new look.
+	 */
+	private CompletableFuture<Boolean> confirmAfterPause() {
+		long asked = this.port.nanoTime();
+		String path = this.state.node();
+		if (path == null) {
+			return CompletableFuture.completedFuture(false);
+		}
+		long session = this.port.sessionId();
+		CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
+		this.port.syncAndRead(path, (code, own) -> {
+			if (code == Code.OK && own != null && own.ephemeralOwner() == session) {
+				this.confirmedAt = asked;
+				confirmed.complete(this.state.isLeader());
+				return;
+			}
+			if (code == Code.OK || code == Code.NONODE) {
+				this.state.nodeGone(path);
+			}
+			else {
+				this.state.doubted();
+			}
+			this.lookAgain.run();
+			confirmed.complete(false);
+		});
+		return confirmed;
 	}
 
 }

@@ -20,6 +20,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -83,6 +84,16 @@ public final class CuratorPort implements ZooKeeperPort {
 	}
 
 	@Override
+	public void createSequentialNode(String path, byte[] data, Reply<Created> reply) {
+		send(reply, () -> this.client.create()
+			.creatingParentContainersIfNeeded()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.inBackground(answer(reply, (event) -> new Created(event.getName(),
+					(event.getStat() != null) ? event.getStat().getEphemeralOwner() : 0)))
+			.forPath(path, data));
+	}
+
+	@Override
 	public void createContainers(String path, Reply<Void> reply) {
 		send(reply, () -> this.client.create()
 			.creatingParentContainersIfNeeded()
@@ -116,6 +127,21 @@ public final class CuratorPort implements ZooKeeperPort {
 				this.client.checkExists().inBackground(callback).forPath(path);
 			}
 		});
+	}
+
+	@Override
+	public void getData(String path, Reply<byte[]> reply) {
+		send(reply, () -> this.client.getData().inBackground(answer(reply, CuratorEvent::getData)).forPath(path));
+	}
+
+	@Override
+	public void removeWatches(String path) {
+		try {
+			this.client.watchers().removeAll().ofType(WatcherType.Any).locally().quietly().inBackground().forPath(path);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not remove the watches of " + path + ": " + ex);
+		}
 	}
 
 	@Override

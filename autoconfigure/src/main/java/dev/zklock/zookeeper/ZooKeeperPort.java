@@ -38,6 +38,17 @@ public interface ZooKeeperPort {
 	void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply);
 
 	/**
+	 * Create an ephemeral sequential node whose name carries the caller's own protected id, and
+	 * its missing parents as containers. The client retries it when the connection drops, so
+	 * that it may be applied more than once, or applied with its reply lost: the caller finds
+	 * every node of the create by that id.
+	 * @param path the node's path without the sequence, its name starting with the id
+	 * @param data the node's data, passed through as it is
+	 * @param reply told the full path and the node's owner
+	 */
+	void createSequentialNode(String path, byte[] data, Reply<Created> reply);
+
+	/**
 	 * Create a container node and its missing parents, as containers.
 	 */
 	void createContainers(String path, Reply<Void> reply);
@@ -53,6 +64,18 @@ public interface ZooKeeperPort {
 	 * @param watch run once when the node changes or goes, or {@code null} for no watch
 	 */
 	void exists(String path, @Nullable Runnable watch, Reply<NodeStat> reply);
+
+	/**
+	 * Read a node's data ({@code NONODE} if it is gone).
+	 */
+	void getData(String path, Reply<byte[]> reply);
+
+	/**
+	 * Remove every watch this client left on a node, on the client at once (none of them runs
+	 * afterwards) and on the server when it can be reached: for a part that no longer needs
+	 * them, so that none stays behind it.
+	 */
+	void removeWatches(String path);
 
 	/**
 	 * Delete a node, guaranteed: retried after a reconnect for as long as the session lives.

@@ -102,6 +102,21 @@ final class ConnectionFactsPort implements ZooKeeperPort {
 	}
 
 	@Override
+	public void createSequentialNode(String path, byte[] data, Reply<Created> reply) {
+		throw unsupported();
+	}
+
+	@Override
+	public void getData(String path, Reply<byte[]> reply) {
+		throw unsupported();
+	}
+
+	@Override
+	public void removeWatches(String path) {
+		throw unsupported();
+	}
+
+	@Override
 	public void syncAndRead(String path, Reply<NodeStat> reply) {
 		throw unsupported();
 	}

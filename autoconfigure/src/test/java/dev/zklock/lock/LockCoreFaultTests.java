@@ -249,6 +249,21 @@ class LockCoreFaultTests {
 		}
 
 		@Override
+		public void createSequentialNode(String path, byte[] data, Reply<Created> reply) {
+			this.port.createSequentialNode(path, data, reply);
+		}
+
+		@Override
+		public void getData(String path, Reply<byte[]> reply) {
+			this.port.getData(path, reply);
+		}
+
+		@Override
+		public void removeWatches(String path) {
+			this.port.removeWatches(path);
+		}
+
+		@Override
 		public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 			this.port.touch(path, data, reply);
 		}

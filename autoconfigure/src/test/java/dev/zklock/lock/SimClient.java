@@ -3,7 +3,9 @@ package dev.zklock.lock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -47,6 +49,8 @@ final class SimClient implements ZooKeeperPort {
 	private final ArrayDeque<Request> pending = new ArrayDeque<>();
 
 	private final List<Runnable> missedWatches = new ArrayList<>();
+
+	private final Map<String, List<ClientWatch>> watches = new HashMap<>();
 
 	private final List<Pause> pauses = new ArrayList<>();
 
@@ -305,6 +309,7 @@ final class SimClient implements ZooKeeperPort {
 				tell(Connection.LOST);
 			}
 			this.missedWatches.clear();
+			this.watches.clear();
 			openSession();
 			this.connected = true;
 			tell(Connection.RECONNECTED);
@@ -460,7 +465,8 @@ final class SimClient implements ZooKeeperPort {
 		String id = newProtectedId();
 		String protectedPath = LockNodes.path(LockNodes.parent(path), LockNodes.protectedPrefix(id) + LockNodes.name(path));
 		Request request = new Request("create " + LockNodes.name(protectedPath),
-				(session) -> this.server.create(session, protectedPath, SimServer.Kind.EPHEMERAL_SEQUENTIAL),
+				(session) -> this.server.withData(this.server.create(session, protectedPath,
+						SimServer.Kind.EPHEMERAL_SEQUENTIAL), data),
 				(result) -> reply.done(result.code(), (result.code() == Code.OK)
 						? new Created(result.path(), (result.stat() != null) ? result.stat().ephemeralOwner() : 0) : null),
 				(code) -> reply.done(code, null), this.faults.retries(this.world));
@@ -475,7 +481,8 @@ final class SimClient implements ZooKeeperPort {
 					}
 				}
 			}
-			return this.server.create(session, protectedPath, SimServer.Kind.EPHEMERAL_SEQUENTIAL);
+			return this.server.withData(this.server.create(session, protectedPath, SimServer.Kind.EPHEMERAL_SEQUENTIAL),
+					data);
 		};
 		// When its retries are spent, Curator looks for the node in the background and deletes it
 		// (FindAndDeleteProtectedNodeInBackground), until it has an answer.
@@ -508,6 +515,32 @@ final class SimClient implements ZooKeeperPort {
 				(code) -> reply.done(code, null));
 	}
 
+	/**
+	 * A create without Curator's protected mode: each retry creates again (a retry of a create
+	 * that was applied makes a second node), and a create whose retries are spent is left to
+	 * the caller, which finds its nodes by the id in their name.
+	 */
+	@Override
+	public void createSequentialNode(String path, byte[] data, Reply<Created> reply) {
+		request("create " + LockNodes.name(path), (session) -> {
+			String parent = LockNodes.parent(path);
+			for (String at : missingParents(parent)) {
+				this.server.create(session, at, SimServer.Kind.CONTAINER);
+			}
+			return this.server.withData(this.server.create(session, path, SimServer.Kind.EPHEMERAL_SEQUENTIAL), data);
+		}, (result) -> reply.done(result.code(), (result.code() == Code.OK)
+				? new Created(result.path(), (result.stat() != null) ? result.stat().ephemeralOwner() : 0) : null),
+				(code) -> reply.done(code, null));
+	}
+
+	private List<String> missingParents(String path) {
+		List<String> missing = new ArrayList<>();
+		for (String at = path; !at.equals("/") && this.server.node(at) == null; at = LockNodes.parent(at)) {
+			missing.add(0, at);
+		}
+		return missing;
+	}
+
 	@Override
 	public void createContainers(String path, Reply<Void> reply) {
 		// Curator's creatingParentContainersIfNeeded: the create first (a failed write, a zxid of
@@ -532,7 +565,8 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void getChildren(String path, @Nullable Runnable watch, Reply<Children> reply) {
-		request("children " + path, (session) -> this.server.getChildren(session, path, watch),
+		Runnable watching = watched(path, watch);
+		request("children " + path, (session) -> this.server.getChildren(session, path, watching),
 				(result) -> reply.done(result.code(),
 						(result.code() == Code.OK) ? new Children(result.children(), result.stat().pzxid()) : null),
 				(code) -> reply.done(code, null));
@@ -540,8 +574,59 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void exists(String path, @Nullable Runnable watch, Reply<NodeStat> reply) {
-		request("exists " + LockNodes.name(path), (session) -> this.server.exists(session, path, watch),
+		Runnable watching = watched(path, watch);
+		request("exists " + LockNodes.name(path), (session) -> this.server.exists(session, path, watching),
 				(result) -> reply.done(result.code(), result.stat()), (code) -> reply.done(code, null));
+	}
+
+	@Override
+	public void getData(String path, Reply<byte[]> reply) {
+		byte[][] read = new byte[1][];
+		request("getData " + LockNodes.name(path), (session) -> {
+			SimServer.Result result = this.server.exists(session, path, null);
+			SimServer.Node node = this.server.node(path);
+			read[0] = (node != null) ? node.data : null;
+			return result;
+		}, (result) -> reply.done(result.code(), (result.code() == Code.OK) ? read[0] : null),
+				(code) -> reply.done(code, null));
+	}
+
+	/**
+	 * Remove the client's watches on a node at once (Curator's {@code locally()}), and the
+	 * server's when the request gets there.
+	 */
+	@Override
+	public void removeWatches(String path) {
+		List<ClientWatch> removed = this.watches.remove(path);
+		if (removed != null) {
+			removed.forEach((watch) -> watch.removed = true);
+		}
+		Request request = new Request("remove watches " + LockNodes.name(path),
+				(session) -> this.server.removeWatches(session, path), (result) -> {
+				}, (code) -> {
+				}, 0);
+		send(request);
+	}
+
+	/**
+	 * Return the paths under a prefix on which this client still has watches that would run.
+	 */
+	public List<String> watchedUnder(String prefix) {
+		return this.watches.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey().startsWith(prefix) && !entry.getValue().isEmpty())
+			.map(Map.Entry::getKey)
+			.sorted()
+			.toList();
+	}
+
+	private @Nullable Runnable watched(String path, @Nullable Runnable watch) {
+		if (watch == null) {
+			return null;
+		}
+		ClientWatch watching = new ClientWatch(path, watch);
+		this.watches.computeIfAbsent(path, (p) -> new ArrayList<>()).add(watching);
+		return watching;
 	}
 
 	@Override
@@ -680,6 +765,40 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	private record Pause(long start, long end, long detectedAt, long length) {
+	}
+
+	/**
+	 * A watch as the client keeps it: run once, unless removed first.
+	 */
+	private final class ClientWatch implements Runnable {
+
+		private final String path;
+
+		private final Runnable callback;
+
+		private boolean removed;
+
+		ClientWatch(String path, Runnable callback) {
+			this.path = path;
+			this.callback = callback;
+		}
+
+		@Override
+		public void run() {
+			if (this.removed) {
+				return;
+			}
+			this.removed = true;
+			List<ClientWatch> left = SimClient.this.watches.get(this.path);
+			if (left != null) {
+				left.remove(this);
+				if (left.isEmpty()) {
+					SimClient.this.watches.remove(this.path);
+				}
+			}
+			this.callback.run();
+		}
+
 	}
 
 }

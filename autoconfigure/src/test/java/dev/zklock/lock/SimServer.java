@@ -168,6 +168,32 @@ final class SimServer {
 		return Result.created(lockNode, key.stat());
 	}
 
+	/**
+	 * Keep a created node's data (the simulator reads it back only for the elections).
+	 */
+	Result withData(Result created, byte[] data) {
+		if (created.code() == Code.OK && created.path() != null) {
+			Node node = this.nodes.get(created.path());
+			if (node != null) {
+				node.data = data.clone();
+			}
+		}
+		return created;
+	}
+
+	Result removeWatches(Session session, String path) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		for (Map<String, List<Watch>> watches : List.of(this.childWatches, this.dataWatches)) {
+			List<Watch> list = watches.get(path);
+			if (list != null) {
+				list.removeIf((watch) -> watch.session == session);
+			}
+		}
+		return Result.of(Code.OK);
+	}
+
 	Result getChildren(Session session, String path, @Nullable Runnable watch) {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);
@@ -397,6 +423,8 @@ final class SimServer {
 		boolean deleted;
 
 		final TreeSet<String> children = new TreeSet<>();
+
+		byte[] data = new byte[0];
 
 		Node(String path, long czxid, boolean container, boolean deleted) {
 			this.path = path;

@@ -1,0 +1,524 @@
+package dev.zklock.lock;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.zklock.leader.SimulatedParticipant;
+
+/**
+ * One simulated run of the elections: several instances, each the real election classes
+ * ({@link SimulatedParticipant}, the {@code GroupElection} under it) on its own
+ * {@link SimClient}, taking part in one to three groups, with connection drops, pauses past the
+ * session, yields and applications stopped and started again at random moments, then a quiet
+ * phase and the close of every instance. After every step it checks the promises of
+ * {@code docs/elections.md}; the first broken one ends the run.
+ */
+final class SimElectionRun {
+
+	static final String BASE = "/zklock/leader";
+
+	private static final long MAX_STEPS = 2_000_000;
+
+	private final long seed;
+
+	private final SimWorld world;
+
+	private final SimServer server = new SimServer();
+
+	private final SimFaults faults;
+
+	private final Plan plan;
+
+	private final Breaks breaks;
+
+	private final List<Instance> instances = new ArrayList<>();
+
+	private final Map<String, Long> lastEpochs = new HashMap<>();
+
+	private int faultsInjected;
+
+	private int grants;
+
+	private int calls;
+
+	private boolean active = true;
+
+	private boolean closing;
+
+	private @Nullable Violation violation;
+
+	SimElectionRun(long seed, int traceSize, Breaks breaks) {
+		this.seed = seed;
+		this.world = new SimWorld(seed, traceSize);
+		this.faults = SimFaults.draw(this.world);
+		this.plan = Plan.draw(this.world);
+		this.breaks = breaks;
+	}
+
+	/**
+	 * What a run is made of, drawn from its seed.
+	 * @param instances how many instances take part
+	 * @param groups how many groups there are; each instance joins one or more of them
+	 * @param sessionTimeout the clients' session timeout
+	 * @param faults how many faults are injected
+	 * @param actions how many yields and stops of an application are made
+	 * @param span how long the active phase lasts at most
+	 */
+	record Plan(int instances, int groups, long sessionTimeout, int faults, int actions, long span) {
+
+		static Plan draw(SimWorld world) {
+			int instances = world.random().nextInt(3, 6);
+			int groups = world.random().nextInt(1, 4);
+			long sessionTimeout = SimWorld.millis(world.chance(0.3) ? world.random().nextInt(10_000, 20_001)
+					: world.random().nextInt(1000, 4001));
+			int faults = world.random().nextInt(3, 11);
+			int actions = world.random().nextInt(2, 13);
+			long span = world.between(SimWorld.millis(200), 4 * sessionTimeout);
+			return new Plan(instances, groups, sessionTimeout, faults, actions, span);
+		}
+
+	}
+
+	/**
+	 * Deliberate breaks of the checks' own inputs, to show that each check can fail.
+	 * @param trustEveryLeader judge every participant that says it leads as if it trusted its
+	 * leadership without asking, a paused one too
+	 */
+	record Breaks(boolean trustEveryLeader) {
+
+		static final Breaks NONE = new Breaks(false);
+
+	}
+
+	/**
+	 * Run to the end.
+	 * @return the first promise broken, or {@code null}
+	 */
+	@Nullable Violation run() {
+		for (int i = 0; i < this.plan.instances; i++) {
+			this.instances.add(new Instance("i" + i, groupsOf(i)));
+		}
+		for (Instance instance : this.instances) {
+			for (Participant participant : instance.participants) {
+				this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(20)), participant + " starts",
+						participant::start);
+				this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(300)), participant + " calls",
+						participant::call);
+			}
+		}
+		for (int i = 0; i < this.plan.faults; i++) {
+			Instance target = pick();
+			this.world.schedule(SimWorld.SERVER, this.world.between(0, this.plan.span), "fault", () -> inject(target));
+		}
+		for (int i = 0; i < this.plan.actions; i++) {
+			Instance target = pick();
+			this.world.schedule(target.name, this.world.between(0, this.plan.span), "action", () -> act(target));
+		}
+		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
+		long quietAt = this.plan.span + SimWorld.millis(1);
+		while (this.violation == null && this.world.step()) {
+			if (this.active && this.world.now() > quietAt) {
+				quiet();
+			}
+			check();
+			if (!this.active && everyGroupLed()) {
+				break;
+			}
+			if (!this.active && this.world.now() > this.quietDeadline) {
+				fail("liveness", "a group has no leader " + (this.world.now() - this.quietStart) / 1_000_000
+						+ " ms after the faults stopped: " + leadersDescription());
+			}
+			if (this.world.steps() > MAX_STEPS) {
+				fail("liveness", "the run did not end within " + MAX_STEPS + " steps: " + leadersDescription());
+			}
+		}
+		if (this.violation == null) {
+			closeAll();
+		}
+		return this.violation;
+	}
+
+	private List<String> groupsOf(int instance) {
+		List<String> groups = new ArrayList<>();
+		for (int g = 0; g < this.plan.groups; g++) {
+			if (g == instance % this.plan.groups || this.world.chance(0.6)) {
+				groups.add("g" + g);
+			}
+		}
+		return groups;
+	}
+
+	private Instance pick() {
+		return this.instances.get(this.world.random().nextInt(this.instances.size()));
+	}
+
+	private long quietStart;
+
+	private long quietDeadline = Long.MAX_VALUE;
+
+	private void quiet() {
+		this.active = false;
+		this.quietStart = this.world.now();
+		long pausedUntil = this.instances.stream().mapToLong((instance) -> instance.client.pausedUntil()).max().orElse(0);
+		this.quietDeadline = Math.max(this.quietStart, pausedUntil) + 3 * this.plan.sessionTimeout
+				+ SimWorld.millis(10_000);
+		for (Instance instance : this.instances) {
+			instance.client.stopFaults();
+			for (Participant participant : instance.participants) {
+				if (!participant.running) {
+					this.world.schedule(instance.name, SimWorld.millis(1), participant + " starts again", () -> {
+						if (!this.closing && !participant.running) {
+							participant.start();
+						}
+					});
+				}
+			}
+		}
+		this.world.note("quiet phase: no more faults or actions");
+	}
+
+	private void reap() {
+		this.server.reapContainers();
+		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
+	}
+
+	// Faults and actions
+
+	private void inject(Instance target) {
+		this.faultsInjected++;
+		if (!this.active) {
+			return;
+		}
+		long timeout = this.plan.sessionTimeout;
+		// Never a session ended by the server while its client still believes it connected: the
+		// server ends a session only after its timeout without a word from the client, which
+		// notices the silence first (at most 60 % of the timeout). An operator closing the session
+		// or deleting the leader's node leaves no such margin (docs/elections.md).
+		switch (this.world.random().nextInt(3)) {
+			case 0 -> {
+				long down = this.faults.downtime(this.world, timeout);
+				this.world.note("FAULT connection of " + target.name + " dropped for " + down / 1_000_000 + " ms");
+				target.client.dropConnection(down);
+			}
+			case 1 -> {
+				long down = this.world.between(timeout + 1, timeout * 2);
+				this.world.note("FAULT connection of " + target.name + " dropped past its session timeout");
+				target.client.dropConnection(down);
+			}
+			default -> {
+				long length = this.world.chance(0.5) ? this.world.between(SimWorld.millis(10), timeout * 6 / 10)
+						: this.world.between(timeout + 1, timeout * 2);
+				this.world.note("FAULT " + target.name + " paused for " + length / 1_000_000 + " ms");
+				target.client.pause(length);
+			}
+		}
+	}
+
+	private void act(Instance target) {
+		if (!this.active || target.participants.isEmpty()) {
+			return;
+		}
+		Participant participant = target.participants.get(this.world.random().nextInt(target.participants.size()));
+		if (participant.running && participant.election.epoch() >= 0 && this.world.chance(0.5)) {
+			this.world.note(participant + " yields: " + participant.election.yieldLeadership());
+		}
+		else if (participant.running) {
+			// The application's context stopped, and started again a little later.
+			participant.stop();
+			this.world.schedule(target.name, this.world.between(SimWorld.millis(1), this.plan.sessionTimeout),
+					participant + " starts again", () -> {
+						if (this.active && !participant.running) {
+							participant.start();
+						}
+					});
+		}
+	}
+
+	// Checks
+
+	private void check() {
+		if (this.violation != null) {
+			return;
+		}
+		for (int g = 0; g < this.plan.groups; g++) {
+			String group = "g" + g;
+			List<Participant> trusted = new ArrayList<>();
+			for (Instance instance : this.instances) {
+				if (instance.client.isPaused()) {
+					continue; // A paused leader may believe it leads, until it wakes.
+				}
+				for (Participant participant : instance.participants) {
+					if (!participant.group.equals(group)) {
+						continue;
+					}
+					boolean believes = this.breaks.trustEveryLeader() ? participant.election.epoch() >= 0
+							: participant.election.leadsWithoutAsking();
+					if (believes) {
+						if (!honest(participant, "it believes it leads")) {
+							return;
+						}
+						trusted.add(participant);
+					}
+				}
+			}
+			if (trusted.size() > 1) {
+				fail("one leader", trusted + " all believe they lead group " + group);
+				return;
+			}
+		}
+	}
+
+	private boolean honest(Participant participant, String when) {
+		String node = participant.election.node();
+		SimServer.Node onServer = (node != null) ? this.server.node(node) : null;
+		long session = participant.instance.client.sessionId();
+		if (onServer == null || onServer.owner != session || !this.server.isAlive(session)) {
+			fail("honesty", participant + ": " + when + ", but its node " + node
+					+ ((onServer == null) ? " is gone" : " belongs to an ended session"));
+			return false;
+		}
+		SimServer.Node group = this.server.node(groupPath(participant.group));
+		List<String> order = (group != null) ? electionOrder(group.children) : List.of();
+		if (order.isEmpty() || !LockNodes.path(groupPath(participant.group), order.get(0)).equals(node)) {
+			fail("honesty", participant + ": " + when + ", but its node " + node + " is not the lowest of " + order);
+			return false;
+		}
+		return true;
+	}
+
+	private void granted(Participant participant, long epoch) {
+		this.grants++;
+		this.world.note(participant + " leads, epoch " + epoch);
+		Long last = this.lastEpochs.put(participant.group, epoch);
+		if (last != null && epoch < last) {
+			fail("epoch order", participant + " leads with epoch " + epoch + ", below the epoch " + last
+					+ " of an earlier term of group " + participant.group);
+		}
+	}
+
+	private boolean everyGroupLed() {
+		boolean allRunning = this.instances.stream()
+			.flatMap((instance) -> instance.participants.stream())
+			.allMatch((participant) -> participant.running);
+		if (!allRunning) {
+			return false;
+		}
+		for (int g = 0; g < this.plan.groups; g++) {
+			String group = "g" + g;
+			long leading = this.instances.stream()
+				.flatMap((instance) -> instance.participants.stream())
+				.filter((participant) -> participant.group.equals(group) && participant.running
+						&& participant.election.leadsWithoutAsking())
+				.count();
+			if (leading != 1) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Leave every election, let the deletions finish and the containers go: nothing of the
+	 * elections may be left on the server or in the clients.
+	 */
+	private void closeAll() {
+		this.closing = true;
+		this.world.note("every group has a leader: every instance leaves its elections");
+		List<java.util.concurrent.CompletableFuture<Void>> stops = new ArrayList<>();
+		for (Instance instance : this.instances) {
+			for (Participant participant : instance.participants) {
+				stops.add(participant.stop());
+			}
+		}
+		long closedAt = this.world.now();
+		long pausedUntil = this.instances.stream().mapToLong((instance) -> instance.client.pausedUntil()).max().orElse(0);
+		long end = Math.max(closedAt, pausedUntil) + this.plan.sessionTimeout + SimWorld.millis(3000);
+		while (this.violation == null && this.world.step() && this.world.now() < end) {
+			check();
+		}
+		if (this.violation != null) {
+			return;
+		}
+		if (stops.stream().anyMatch((stop) -> !stop.isDone())) {
+			fail("nothing left behind", "a participant had not left its election "
+					+ (this.world.now() - closedAt) / 1_000_000 + " ms after it was stopped");
+			return;
+		}
+		List<String> left = this.server.ephemeralsUnder(BASE).stream().map((node) -> node.path).toList();
+		if (!left.isEmpty()) {
+			fail("nothing left behind", "election nodes left after every instance stopped: " + left);
+			return;
+		}
+		for (Instance instance : this.instances) {
+			List<String> watched = instance.client.watchedUnder(BASE);
+			if (!watched.isEmpty()) {
+				fail("nothing left behind", instance.name + " still watches " + watched);
+				return;
+			}
+		}
+	}
+
+	private String leadersDescription() {
+		StringBuilder description = new StringBuilder();
+		for (Instance instance : this.instances) {
+			description.append("\n  ").append(instance.name).append(instance.client.isConnected() ? "" : " (disconnected)");
+			for (Participant participant : instance.participants) {
+				description.append(' ')
+					.append(participant.group)
+					.append(participant.running ? "" : " (stopped)")
+					.append(participant.election.leadsWithoutAsking() ? " leads" : "")
+					.append(" node ")
+					.append(participant.election.node());
+			}
+		}
+		for (int g = 0; g < this.plan.groups; g++) {
+			SimServer.Node group = this.server.node(groupPath("g" + g));
+			description.append("\n  server g").append(g).append(": ").append((group != null) ? group.children : "none");
+		}
+		return description.toString();
+	}
+
+	private static String groupPath(String group) {
+		return LockNodes.path(BASE, group);
+	}
+
+	private static List<String> electionOrder(Iterable<String> children) {
+		List<String> names = new ArrayList<>();
+		children.forEach(names::add);
+		names.removeIf((name) -> !name.matches(".*n-\\d{10}"));
+		names.sort(java.util.Comparator.comparingLong((name) -> Long.parseLong(name.substring(name.length() - 10))));
+		return names;
+	}
+
+	private void fail(String promise, String what) {
+		if (this.violation == null) {
+			this.violation = new Violation(this.seed, promise, what, this.world.now(), this.world.trace(), describe());
+		}
+	}
+
+	String describe() {
+		return "plan " + this.plan + ", faults " + this.faults;
+	}
+
+	long steps() {
+		return this.world.steps();
+	}
+
+	int faultsInjected() {
+		return this.faultsInjected;
+	}
+
+	int grants() {
+		return this.grants;
+	}
+
+	int calls() {
+		return this.calls;
+	}
+
+	/**
+	 * A promise broken in a run.
+	 */
+	record Violation(long seed, String promise, String what, long at, String trace, String run) {
+
+		@Override
+		public String toString() {
+			return "Seed " + this.seed + " broke " + this.promise + " at " + this.at / 1_000_000.0 + " ms: " + this.what
+					+ "\n" + this.run + "\nReplay it with:\n  ./mvnw -pl autoconfigure -am verify"
+					+ " -Dtest=ElectionSimulationTests -Dsurefire.failIfNoSpecifiedTests=false -Dzklock.sim.seed="
+					+ this.seed + "\nThe last steps:\n" + this.trace;
+		}
+
+	}
+
+	private final class Instance {
+
+		final String name;
+
+		final SimClient client;
+
+		final List<Participant> participants = new ArrayList<>();
+
+		Instance(String name, List<String> groups) {
+			this.name = name;
+			this.client = new SimClient(SimElectionRun.this.world, SimElectionRun.this.server, name,
+					SimElectionRun.this.faults, SimElectionRun.this.plan.sessionTimeout);
+			for (String group : groups) {
+				this.participants.add(new Participant(this, group));
+			}
+		}
+
+	}
+
+	private final class Participant {
+
+		final Instance instance;
+
+		final String group;
+
+		final SimulatedParticipant election;
+
+		boolean running;
+
+		Participant(Instance instance, String group) {
+			this.instance = instance;
+			this.group = group;
+			this.election = new SimulatedParticipant(group, instance.name, instance.client, groupPath(group),
+					instance.client::mayHavePausedSince, new SimulatedParticipant.Listener() {
+
+						@Override
+						public void granted(long epoch) {
+							SimElectionRun.this.granted(Participant.this, epoch);
+						}
+
+						@Override
+						public void revoked(long epoch, String reason) {
+							SimElectionRun.this.world.note(Participant.this + " no longer leads: " + reason);
+						}
+
+					});
+		}
+
+		void start() {
+			this.running = true;
+			this.election.start();
+		}
+
+		/**
+		 * A leader-only call, now and then for as long as the run lasts: it asks whether the
+		 * participant leads and, if it does, starts its work, which the checks judge.
+		 */
+		void call() {
+			SimElectionRun run = SimElectionRun.this;
+			if (run.closing || run.violation != null) {
+				return;
+			}
+			if (this.running) {
+				this.election.leads().thenAccept((leads) -> {
+					if (leads && run.violation == null && !this.instance.client.isPaused()) {
+						run.calls++;
+						honest(this, "a leader-only call starts");
+					}
+				});
+			}
+			run.world.schedule(this.instance.name, run.world.between(SimWorld.millis(20), SimWorld.millis(300)),
+					this + " calls", this::call);
+		}
+
+		java.util.concurrent.CompletableFuture<Void> stop() {
+			this.running = false;
+			return this.election.stop();
+		}
+
+		@Override
+		public String toString() {
+			return this.instance.name + "/" + this.group;
+		}
+
+	}
+
+}
