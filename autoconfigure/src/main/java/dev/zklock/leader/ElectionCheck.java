@@ -33,6 +33,10 @@ final class ElectionCheck {
 
 	private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	private static final long SEARCH_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private static final int SEARCH_ATTEMPTS = 600;
+
 	private final String group;
 
 	private final byte[] participantData;
@@ -148,11 +152,12 @@ final class ElectionCheck {
 				path = null;
 			}
 			ElectionNodeSet.CreateAnswer answer = this.state.createAnswered(id, path);
-			if (answer == ElectionNodeSet.CreateAnswer.DELETE && path != null) {
+			if (path != null && (answer == ElectionNodeSet.CreateAnswer.DELETE
+					|| answer == ElectionNodeSet.CreateAnswer.SEARCH)) {
 				this.port.delete(path, null);
 			}
-			else if (answer == ElectionNodeSet.CreateAnswer.SEARCH) {
-				// Left while the create was in flight: whatever it made goes.
+			if (answer == ElectionNodeSet.CreateAnswer.SEARCH) {
+				// Left while the create was in flight: whatever else it made goes too.
 				deleteNodesOf(List.of(id));
 			}
 			if (isStale(look)) {
@@ -186,7 +191,20 @@ final class ElectionCheck {
 	 */
 	CompletableFuture<Void> deleteNodesOf(List<String> createIds) {
 		CompletableFuture<Void> done = new CompletableFuture<>();
+		search(createIds, SEARCH_ATTEMPTS, done);
+		return done;
+	}
+
+	/**
+	 * Read the children until a read succeeds or the group node is gone (at most the given
+	 * number of tries, a little apart), deleting what the creates made.
+	 */
+	private void search(List<String> createIds, int attempts, CompletableFuture<Void> done) {
 		this.port.getChildren(this.nodes.groupPath(), null, (code, children) -> {
+			if (code != Code.OK && code != Code.NONODE && attempts > 1) {
+				this.port.schedule(() -> search(createIds, attempts - 1, done), SEARCH_RETRY_NANOS);
+				return;
+			}
 			List<CompletableFuture<Void>> deletions = new java.util.ArrayList<>();
 			if (code == Code.OK && children != null) {
 				for (String id : createIds) {
@@ -199,7 +217,6 @@ final class ElectionCheck {
 			}
 			CompletableFuture.allOf(deletions.toArray(CompletableFuture[]::new)).thenRun(() -> done.complete(null));
 		});
-		return done;
 	}
 
 	/**
