@@ -12,13 +12,13 @@ import org.apache.curator.framework.state.ConnectionStateListener;
  * checker accepts a failed operation that held its lock only when a fault or such a change of its
  * process explains it.
  */
-class ConnectionHistory implements ConnectionStateListener {
+public class ConnectionHistory implements ConnectionStateListener {
 
 	private final HistoryWriter history;
 
 	private final String process;
 
-	ConnectionHistory(CuratorFramework client, HistoryWriter history, String process) {
+	public ConnectionHistory(CuratorFramework client, HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;
 		client.getConnectionStateListenable().addListener(this);

@@ -12,13 +12,13 @@ import org.springframework.context.ApplicationListener;
  * Logs every leadership grant and revocation of this process, with the term's epoch, at the
  * time the event is received.
  */
-class LeadershipHistory implements ApplicationListener<LeadershipEvent> {
+public class LeadershipHistory implements ApplicationListener<LeadershipEvent> {
 
 	private final HistoryWriter history;
 
 	private final String process;
 
-	LeadershipHistory(HistoryWriter history, String process) {
+	public LeadershipHistory(HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;
 	}
