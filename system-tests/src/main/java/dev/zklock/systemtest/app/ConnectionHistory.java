@@ -18,6 +18,12 @@ public class ConnectionHistory implements ConnectionStateListener {
 
 	private final String process;
 
+	/**
+	 * Create an instance that listens to the client's connection from now on.
+	 * @param client the library's client
+	 * @param history where to log the changes
+	 * @param process the name of this process in the history
+	 */
 	public ConnectionHistory(CuratorFramework client, HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;

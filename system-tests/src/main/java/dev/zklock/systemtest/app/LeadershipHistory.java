@@ -18,6 +18,11 @@ public class LeadershipHistory implements ApplicationListener<LeadershipEvent> {
 
 	private final String process;
 
+	/**
+	 * Create an instance.
+	 * @param history where to log the events
+	 * @param process the name of this process in the history
+	 */
 	public LeadershipHistory(HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;
