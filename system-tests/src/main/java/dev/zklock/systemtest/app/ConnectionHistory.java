@@ -12,13 +12,19 @@ import org.apache.curator.framework.state.ConnectionStateListener;
  * checker accepts a failed operation that held its lock only when a fault or such a change of its
  * process explains it.
  */
-class ConnectionHistory implements ConnectionStateListener {
+public class ConnectionHistory implements ConnectionStateListener {
 
 	private final HistoryWriter history;
 
 	private final String process;
 
-	ConnectionHistory(CuratorFramework client, HistoryWriter history, String process) {
+	/**
+	 * Create an instance that listens to the client's connection from now on.
+	 * @param client the library's client
+	 * @param history where to log the changes
+	 * @param process the name of this process in the history
+	 */
+	public ConnectionHistory(CuratorFramework client, HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;
 		client.getConnectionStateListenable().addListener(this);

@@ -12,13 +12,18 @@ import org.springframework.context.ApplicationListener;
  * Logs every leadership grant and revocation of this process, with the term's epoch, at the
  * time the event is received.
  */
-class LeadershipHistory implements ApplicationListener<LeadershipEvent> {
+public class LeadershipHistory implements ApplicationListener<LeadershipEvent> {
 
 	private final HistoryWriter history;
 
 	private final String process;
 
-	LeadershipHistory(HistoryWriter history, String process) {
+	/**
+	 * Create an instance.
+	 * @param history where to log the events
+	 * @param process the name of this process in the history
+	 */
+	public LeadershipHistory(HistoryWriter history, String process) {
 		this.history = history;
 		this.process = process;
 	}
