@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+#
+# Shows that each check of the elections' deterministic simulator can fail, and that each guard of
+# the election matters: for every break below, checks the current commit out into a scratch
+# worktree under target/, breaks the election on purpose there, runs the election simulator's seeds
+# in order (one thread) until the first violations, and prints which promise was reported broken
+# and at which seed. The worktree is removed at the end.
+#
+#   scripts/election-breaks.sh [break ...]      (all breaks when none is named)
+#
+# Variables: SEEDS (2000), the most seeds a break may take.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK="$ROOT/target/election-breaks"
+cleanup() { git -C "$ROOT" worktree remove --force "$WORK" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+mkdir -p "$ROOT/target"
+cleanup
+git -C "$ROOT" worktree add --detach "$WORK" HEAD >/dev/null
+
+python3 - "$WORK" "${@:-all}" <<'PY'
+import os, re, subprocess, sys
+work, names = sys.argv[1], sys.argv[2:]
+leader = os.path.join(work, 'autoconfigure/src/main/java/dev/zklock/leader/')
+# name: (promises it should break, [(file, old, new)])
+breaks = {
+  # The three guards of ElectionState.grant.
+  'grant-while-disconnected': ('one leader, honesty', [('ElectionState.java',
+      'if (!this.running || !this.connected || !connectedNow || checkGeneration != this.generation',
+      'if (!this.running || checkGeneration != this.generation')]),
+  'grant-on-an-older-look': ('one leader, honesty', [('ElectionState.java',
+      '|| checkGeneration != this.generation\n', '\n')]),
+  'grant-a-node-not-ours': ('one leader, honesty', [('ElectionState.java',
+      '\t\t\t\t|| !this.nodes.isCurrent(path)) {', '\t\t\t\t) {')]),
+  # Revocation and confirmation.
+  'suspended-keeps-leading': ('one leader, honesty', [('ElectionState.java',
+      'this.connected = false;\n\t\trevoke("its connection to ZooKeeper was suspended");',
+      'this.connected = false;')]),
+  'no-confirmation-after-pause': ('one leader, honesty', [('LeadershipConfirmation.java',
+      'return this.state.isLeader() && !this.pauses.mayHavePausedSince(this.confirmedAt);',
+      'return this.state.isLeader();'),
+      ('LeadershipConfirmation.java', 'if (!this.pauses.mayHavePausedSince(this.confirmedAt)) {\n\t\t\treturn CompletableFuture.completedFuture(true);',
+       'if (true) {\n\t\t\treturn CompletableFuture.completedFuture(true);')]),
+  # Creates of unknown outcome (a retried create applied twice, a reply lost).
+  'creates-forgotten': ('liveness, nothing left behind', [('ElectionNodeSet.java',
+      'this.creates.put(id, -1L);', '')]),
+  'creates-resolved-by-an-earlier-read': ('liveness, nothing left behind', [('ElectionNodeSet.java',
+      'if (answeredAt >= 0 && answeredAt < readAt) {', 'if (true) {')]),
+  # Leaving an election.
+  'stop-keeps-its-node': ('nothing left behind', [('GroupElection.java',
+      'for (String path : release.nodes()) {', 'for (String path : java.util.List.<String>of()) {')]),
+  'stop-keeps-its-watches': ('nothing left behind', [('GroupElection.java',
+      'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.check.removeWatches();',
+      'this.port.removeConnectionListener(this.connectionListener);')]),
+}
+selected = list(breaks) if names == ['all'] else names
+print('%-38s %-30s %s' % ('break', 'expected', 'first violations (seed: promise)'))
+for name in selected:
+    expected, edits = breaks[name]
+    subprocess.run(['git', '-C', work, 'checkout', '-q', '--', 'autoconfigure/src/main'], check=True)
+    for file, old, new in edits:
+        path = leader + file
+        text = open(path).read()
+        if old not in text:
+            sys.exit('break %s no longer applies to %s: update it' % (name, file))
+        open(path, 'w').write(text.replace(old, new))
+    result = subprocess.run(['./mvnw', '-B', '-o', '-q', '-pl', 'autoconfigure', 'test-compile', 'surefire:test',
+        '-Dtest=ElectionSimulationTests#everySeedKeepsThePromises', '-Dsurefire.failIfNoSpecifiedTests=false',
+        '-Dzklock.sim.election-seeds=' + os.environ.get('SEEDS', '2000'), '-Dzklock.sim.threads=1'],
+        cwd=work, capture_output=True, text=True)
+    found = re.findall(r'Seed (\d+) broke ([a-z ]+?) at', result.stdout)
+    seen, caught = set(), []
+    for seed, promise in found:
+        if seed not in seen:
+            seen.add(seed)
+            caught.append('%s: %s' % (seed, promise))
+    print('%-38s %-30s %s' % (name, expected, ', '.join(caught) if caught else 'NOT CAUGHT'), flush=True)
+PY
