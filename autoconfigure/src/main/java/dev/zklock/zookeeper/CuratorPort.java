@@ -265,10 +265,16 @@ public final class CuratorPort implements ZooKeeperPort {
 		return new UUID(most, least).toString();
 	}
 
+	/**
+	 * A watch that runs on a change of its node only: not on a connection event, nor when it is
+	 * removed ({@link #removeWatches}, which ZooKeeper tells the watcher of).
+	 */
 	private static Watcher watcher(Runnable watch) {
 		return (event) -> {
-			if (event.getType() != Watcher.Event.EventType.None) {
-				watch.run();
+			switch (event.getType()) {
+				case NodeCreated, NodeDeleted, NodeDataChanged, NodeChildrenChanged -> watch.run();
+				default -> {
+				}
 			}
 		};
 	}

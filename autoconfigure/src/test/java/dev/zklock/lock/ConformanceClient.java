@@ -1,5 +1,6 @@
 package dev.zklock.lock;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -32,7 +33,7 @@ final class ConformanceClient {
 	 */
 	private static final Comparator<String> BY_NAME = Comparator
 		.comparing((String child) -> child.contains(LockNodes.WRITE) || child.contains(LockNodes.READ)
-				? LockNodes.sequence(child) : child)
+				? LockNodes.sequence(child) : child.matches(".*-n-\\d{10}") ? child.substring(child.length() - 10) : child)
 		.thenComparing(Comparator.naturalOrder());
 
 	private final String name;
@@ -115,6 +116,30 @@ final class ConformanceClient {
 		return send("createKeyAndLockNode " + keyPath + " " + LockNodes.marker(mode),
 				(reply) -> this.port.createKeyAndLockNode(keyPath, lockNodePath, DATA, reply),
 				(created) -> created.lockNodePath() + " zxid=" + ConformanceTranscript.zxid(created.zxid()));
+	}
+
+	/**
+	 * An election node's create: the node named by its protected id, under a group node made
+	 * as a container if missing, holding a participant id.
+	 */
+	Step<ZooKeeperPort.Created> createSequentialNode(String groupPath, String participantId) {
+		String path = groupPath + "/_c_" + this.port.newProtectedId() + "-n-";
+		return send("createSequentialNode " + groupPath + " " + participantId,
+				(reply) -> this.port.createSequentialNode(path, participantId.getBytes(StandardCharsets.UTF_8), reply),
+				(created) -> created.path() + " owner=" + ConformanceTranscript.session(created.owner()));
+	}
+
+	Step<byte[]> getData(String path) {
+		return send("getData " + path, (reply) -> this.port.getData(path, reply),
+				(data) -> new String(data, StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * Remove the client's watches on a node: written down as sent, as it has no reply.
+	 */
+	void removeWatches(String path) {
+		this.side.transcript().add(this.name + " removeWatches " + path).outcome("sent");
+		this.port.removeWatches(path);
 	}
 
 	Step<Void> createContainers(String path) {

@@ -58,6 +58,34 @@ class SimulatorConformanceTests {
 	}
 
 	@Test
+	void electionNodes() throws Exception {
+		conforms(NO_REAPER, (side) -> {
+			String group = "/zklock/leader/g";
+			ConformanceClient a = side.open("A");
+			// The group node and its parents are made as containers on the first create.
+			String first = a.createSequentialNode(group, "a").ok().path();
+			a.exists(group, null).get();
+			a.exists("/zklock/leader", null).get();
+			a.getData(first).get();
+			ConformanceClient b = side.open("B");
+			String second = b.createSequentialNode(group, "b").ok().path();
+			b.getChildren(group, null).get();
+			// A watch removed does not fire; one left does, once.
+			b.exists(first, "b1").get();
+			a.exists(second, "a1").get();
+			a.removeWatches(second);
+			a.settle().get();
+			b.delete(second).get();
+			a.getChildren(group, null).get();
+			a.delete(first).get();
+			b.getData(first).get();
+			b.settle().get();
+			a.createSequentialNode(group, "a").get();
+			a.getChildren(group, null).get();
+		});
+	}
+
+	@Test
 	void protectedCreateAndReadPipelined() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
