@@ -1,0 +1,109 @@
+package dev.zklock.leader;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Thread races of {@link ElectionState}, explored by Lincheck's model checker: a look's last
+ * step (the reply that finds our node lowest, on ZooKeeper's event thread) against a connection
+ * change (on Curator's own thread). The look checks that its generation is still current, then
+ * grants; a suspension that lands between the two must still win, which only the generation
+ * checked again under the state's lock in {@code grant} makes sure of.
+ */
+@Timeout(120)
+class ElectionStateRaceTests {
+
+	private static final int INVOCATIONS = 100;
+
+	private static final String NODE = "/zklock/leader/g/_c_id-n-0000000001";
+
+	@Test
+	void aSuspensionDuringTheLastStepOfALookLeavesNoLeader() {
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> {
+			AtomicInteger grants = new AtomicInteger();
+			ElectionState state = joined(grants);
+			long generation = state.beginCheck();
+			Thread looking = start(() -> {
+				if (state.isCurrent(generation)) {
+					state.grant(generation, NODE, 1, true);
+				}
+			});
+			Thread suspending = start(state::suspended);
+			join(looking, suspending);
+			check(!state.isLeader(), "the instance leads after its connection was suspended");
+		});
+	}
+
+	@Test
+	void aYieldDuringTheLastStepOfALookLeavesNoLeader() {
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> {
+			AtomicInteger grants = new AtomicInteger();
+			ElectionState state = joined(grants);
+			long generation = state.beginCheck();
+			state.grant(generation, NODE, 1, true);
+			long next = state.beginCheck();
+			Thread looking = start(() -> {
+				if (state.isCurrent(next)) {
+					state.grant(next, NODE, 1, true);
+				}
+			});
+			Thread yielding = start(state::yieldLeadership);
+			join(looking, yielding);
+			check(!state.isLeader(), "the instance leads after it yielded");
+		});
+	}
+
+	/**
+	 * A state that takes part, connected, with a node of its own.
+	 */
+	private static ElectionState joined(AtomicInteger grants) {
+		ElectionState state = new ElectionState("g", "a", new LeadershipListener() {
+
+			@Override
+			public void granted(String group, long epoch) {
+				grants.incrementAndGet();
+			}
+
+			@Override
+			public void revoked(String group, long epoch, String reason) {
+			}
+
+		});
+		long started = state.start();
+		state.connectedAtStart(started, true);
+		state.createSent("id");
+		state.createAnswered("id", NODE);
+		return state;
+	}
+
+	/**
+	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
+	 * instrumentation.
+	 */
+	private static void check(boolean holds, String otherwise) {
+		if (!holds) {
+			throw new AssertionError(otherwise);
+		}
+	}
+
+	private static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(Thread... threads) {
+		for (Thread thread : threads) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}
