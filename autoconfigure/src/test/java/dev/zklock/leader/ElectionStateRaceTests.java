@@ -2,9 +2,14 @@ package dev.zklock.leader;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /**
  * Thread races of {@link ElectionState}, explored by Lincheck's model checker: a look's last
@@ -19,6 +24,24 @@ class ElectionStateRaceTests {
 	private static final int INVOCATIONS = 100;
 
 	private static final String NODE = "/zklock/leader/g/_c_id-n-0000000001";
+
+	private static Level level;
+
+	/**
+	 * The state logs every grant and revocation: off here, as the model checker runs the
+	 * logging too, thousands of times.
+	 */
+	@BeforeAll
+	static void quietLogs() {
+		Logger logger = (Logger) LoggerFactory.getLogger("dev.zklock.leader");
+		level = logger.getLevel();
+		logger.setLevel(Level.OFF);
+	}
+
+	@AfterAll
+	static void restoreLogs() {
+		((Logger) LoggerFactory.getLogger("dev.zklock.leader")).setLevel(level);
+	}
 
 	@Test
 	void aSuspensionDuringTheLastStepOfALookLeavesNoLeader() {
