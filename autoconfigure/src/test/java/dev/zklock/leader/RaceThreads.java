@@ -1,0 +1,54 @@
+package dev.zklock.leader;
+
+/**
+ * Threads and checks for the tests that Lincheck's model checker runs: plain threads, joined
+ * without a timeout (the scheduler decides when they run), and a check that fails with an
+ * {@link AssertionError} rather than through AssertJ, whose service loading fails under the
+ * checker's instrumentation.
+ */
+final class RaceThreads {
+
+	private RaceThreads() {
+	}
+
+	static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
+	}
+
+	static void join(Thread... threads) {
+		for (Thread thread : threads) {
+			if (!joinUninterruptibly(thread)) {
+				throw new AssertionError("interrupted while joining " + thread);
+			}
+		}
+	}
+
+	/**
+	 * Wait for a thread to end.
+	 * @return {@code false} if the waiting thread was interrupted (its flag then cleared)
+	 */
+	static boolean joinUninterruptibly(Thread thread) {
+		try {
+			thread.join();
+			return true;
+		}
+		catch (InterruptedException ex) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException again) {
+				throw new AssertionError("interrupted twice while joining " + thread, again);
+			}
+			return false;
+		}
+	}
+
+	static void check(boolean holds, String otherwise) {
+		if (!holds) {
+			throw new AssertionError(otherwise);
+		}
+	}
+
+}
