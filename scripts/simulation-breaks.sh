@@ -55,6 +55,18 @@ breaks = {
       'loseSafely(lock, why, this.interruptOnLost);\n\t\t\t\tlost++;', 'lost++;')]),
   'reconnect-tells-no-key': ('liveness', [('ActiveLock.java',
       'else if (changed) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(', 'else if (changed && Boolean.getBoolean("never")) {\n\t\t\tthis.onChange.run();\n\t\t}\n\t}\n\n\tvoid lose(')]),
+  'reconnect-reads-no-key': ('liveness', [('NodeAcquisition.java',
+      'else if (this.ourPath != null) {\n\t\t\t\t\t\tthis.generation++;\n\t\t\t\t\t\tread();\n\t\t\t\t\t}', 'else if (this.ourPath != null) {\n\t\t\t\t\t}')]),
+  'several-keys-no-recheck': ('starts valid', [('AsyncAcquisition.java',
+      'if (held.size() == 1) {\n\t\t\t\tfinish(new Acquisition(held));', 'if (held.size() >= 1) {\n\t\t\t\tfinish(new Acquisition(held));')]),
+  'answer-off-executor': ('on the executor', [('AsyncAcquisition.java',
+      'this.executor.execute(task);', 'task.run();')]),
+  'no-deadline-timer': ('wait time', [('AsyncAcquisition.java',
+      'if (!this.deadline.isForever()) {\n\t\t\tcurrent.schedule(', 'if (!this.deadline.isForever() && Boolean.getBoolean("never")) {\n\t\t\tcurrent.schedule(')]),
+  'finish-hides-loss': ('lost reported', [('LockEngine.java',
+      '.thenApply((released) -> lost));', '.thenApply((released) -> null));')]),
+  'last-come-first-served': ('first come first served', [('KeyLock.java',
+      'this.queue.add(request);', 'this.queue.addFirst(request);')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-30s %-22s %s' % ('break', 'expected', 'first violations (seed: promise)'))

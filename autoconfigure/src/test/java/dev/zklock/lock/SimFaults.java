@@ -1,5 +1,7 @@
 package dev.zklock.lock;
 
+import java.util.SplittableRandom;
+
 /**
  * The faults of one run, and how often each comes: drawn from the seed, so that some runs are
  * calm and others storms, and each kind of fault is on in some runs and off in others.
@@ -17,18 +19,29 @@ package dev.zklock.lock;
  * @param pauses whether process pauses are among the run's faults
  * @param slowServer whether the server may answer one instance seconds late (a server's long
  * garbage collection), without the client dropping the connection
+ * @param endDrops the chance that an instance's connection drops just as the faults stop, and
+ * comes back with its session: the calls then in progress end while their nodes are in doubt,
+ * and no later call wakes a call that the reconnect did not
  */
 record SimFaults(double dropAfterApply, double slowReply, long slowReplyMax, double reorderOnReconnect,
-		int maxRetries, boolean longOutages, boolean disconnects, boolean pauses, boolean slowServer) {
+		int maxRetries, boolean longOutages, boolean disconnects, boolean pauses, boolean slowServer,
+		double endDrops) {
 
-	static final SimFaults NONE = new SimFaults(0, 0, 0, 0, 3, false, false, false, false);
+	static final SimFaults NONE = new SimFaults(0, 0, 0, 0, 3, false, false, false, false, 0);
 
-	static SimFaults draw(SimWorld world) {
+	/**
+	 * Draw a run's faults.
+	 * @param world the world, whose source draws the faults that runs had before the drops at
+	 * the end
+	 * @param ends a source of its own for the drops at the end, so that the other draws stay
+	 * those the seed gave before
+	 */
+	static SimFaults draw(SimWorld world, SplittableRandom ends) {
 		boolean storm = world.chance(0.3);
 		return new SimFaults(world.chance(0.5) ? (storm ? 0.02 : 0.003) : 0, world.chance(0.5) ? 0.02 : 0,
 				SimWorld.millis(world.chance(0.5) ? 30 : 5), world.chance(0.5) ? 0.5 : 0,
 				world.chance(0.3) ? 0 : world.random().nextInt(1, 4), world.chance(0.5), world.chance(0.8),
-				world.chance(0.6), world.chance(0.5));
+				world.chance(0.6), world.chance(0.5), ends.nextBoolean() ? 0.7 : 0);
 	}
 
 	long latency(SimWorld world) {

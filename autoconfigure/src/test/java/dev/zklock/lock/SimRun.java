@@ -6,11 +6,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
 
 /**
@@ -18,7 +20,8 @@ import dev.zklock.LockMode;
  * under it), each on its own {@link SimClient} with several callers making asynchronous calls on
  * a few keys (shared and exclusive, with wait times, cancels, fencing tokens, kept locks), faults
  * at random moments, then a quiet phase. After every step it checks the promises of
- * {@code docs/lock-core.md}; the first broken one ends the run with a {@link Violation}.
+ * {@code docs/lock-core.md}, and those made to a call where the call sees them
+ * ({@link SimCallChecks}); the first broken one ends the run with a {@link Violation}.
  */
 final class SimRun {
 
@@ -54,6 +57,11 @@ final class SimRun {
 
 	private final int releases;
 
+	/**
+	 * The drops as the faults stop draw from a source of their own too.
+	 */
+	private final SplittableRandom ends;
+
 	private int releasesMade;
 
 	private SimServer.@Nullable Session operator;
@@ -69,7 +77,8 @@ final class SimRun {
 	SimRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
-		SimFaults faults = SimFaults.draw(this.world);
+		this.ends = new SplittableRandom(seed ^ 0x3C6E_F372_FE94L);
+		SimFaults faults = SimFaults.draw(this.world, this.ends);
 		this.plan = Plan.draw(this.world);
 		if (this.plan.firstZxid != 0) {
 			this.server.startAt(this.plan.firstZxid);
@@ -213,6 +222,14 @@ final class SimRun {
 		this.active = false;
 		this.quietStart = this.world.now();
 		this.quietDeadline = this.quietStart + 2 * this.plan.sessionTimeout * 3 + SimWorld.millis(10_000);
+		for (Instance instance : this.instances) {
+			if (this.ends.nextDouble() < this.faults.endDrops()) {
+				// The faults stop with this drop: the link comes back soon, with the session.
+				this.world.note("FAULT connection of " + instance.name + " dropped as the faults stop");
+				instance.client.dropConnection(0);
+				this.faultWindows.add(new long[] { this.quietStart, this.quietDeadline });
+			}
+		}
 		this.instances.forEach((instance) -> instance.client.stopFaults());
 		this.world.note("quiet phase: no more faults or calls");
 	}
@@ -253,6 +270,7 @@ final class SimRun {
 			};
 			this.world.note("FAULT " + target.name + " paused for " + length / 1_000_000 + " ms");
 			target.client.pause(length);
+			target.disturbances++;
 			long slow = timeout * 6 / 10;
 			if (this.faults.slowServer() && slow > SimWorld.millis(5500) && this.world.chance(0.5)) {
 				// Right after the pause the server is slow too: a confirmation of the locks may
@@ -264,6 +282,7 @@ final class SimRun {
 				});
 				length += delay;
 			}
+			target.pauses.add(new long[] { now, now + length });
 			this.faultWindows.add(new long[] { now, now + length + 2 * timeout });
 		}
 		else if (kind == 2 && this.faults.disconnects() && this.faults.longOutages()) {
@@ -323,6 +342,7 @@ final class SimRun {
 						return;
 					}
 					int held = target.engine.loseReleased(List.of(path), session, "released by a simulated operator");
+					target.disturbances++;
 					this.world.note(target.name + " applied the release of " + path + " (" + held + " held) and answered");
 					this.world.schedule(SimWorld.SERVER,
 							this.releaseRandom.nextLong(SimWorld.millis(1), SimWorld.millis(30)),
@@ -509,14 +529,53 @@ final class SimRun {
 
 		final Executor executor;
 
+		/**
+		 * Connection events, pauses and forced releases seen so far.
+		 */
+		int disturbances;
+
+		/**
+		 * The pauses, from their start to their end (and a slow server's after them).
+		 */
+		final List<long[]> pauses = new ArrayList<>();
+
+		/**
+		 * The executor task running now, if any.
+		 */
+		SimCallChecks.@Nullable Handover handover;
+
+		final SimCallChecks.ServiceOrder serviceOrder = new SimCallChecks.ServiceOrder();
+
 		Instance(String name) {
 			this.name = name;
 			this.client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
 					LockCallListener.NONE, SimRun.this.plan.settings, SimRun.this.plan.tokensPerWrite);
-			this.executor = (task) -> SimRun.this.world.schedule(name, SimRun.this.world.between(0, 100_000),
-					"executor task", task);
+			this.client.addConnectionListener((state) -> this.disturbances++);
+			this.executor = (task) -> {
+				long session = this.client.sessionId();
+				SimCallChecks.Handover handover = new SimCallChecks.Handover(SimRun.this.world.now(), this.disturbances,
+						session, SimRun.this.server.isAlive(session));
+				SimRun.this.world.schedule(name, SimRun.this.world.between(0, 100_000), "executor task", () -> {
+					this.handover = handover;
+					try {
+						task.run();
+					}
+					finally {
+						this.handover = null;
+					}
+				});
+			};
+		}
+
+		boolean pausedBetween(long from, long to) {
+			for (long[] pause : this.pauses) {
+				if (pause[0] <= to && pause[1] + SimCallChecks.AFTER_PAUSE >= from) {
+					return true;
+				}
+			}
+			return false;
 		}
 
 		void close() {
@@ -559,7 +618,7 @@ final class SimRun {
 					: (wait < 0.6) ? Duration.ofNanos(world.between(SimWorld.millis(1), SimWorld.millis(300)))
 							: Duration.ofSeconds(-1);
 			Call call = new Call(this.instance.name + "/c" + this.number + "#" + SimRun.this.requestsStarted, keys, mode,
-					waitTime, world.now());
+					waitTime, world.now(), SimRun.this.requestsStarted, this.instance.disturbances);
 			SimRun.this.requestsStarted++;
 			this.instance.calls.add(call);
 			world.note(call + " asks");
@@ -574,6 +633,9 @@ final class SimRun {
 
 		private void answered(Call call, @Nullable Acquisition acquisition, @Nullable Throwable ex) {
 			SimWorld world = SimRun.this.world;
+			if (!(ex instanceof CancellationException)) {
+				checkAnswer(call, acquisition);
+			}
 			if (acquisition == null) {
 				world.note(call + " ends without the lock: " + ((ex != null) ? ex.getClass().getSimpleName() : "timed out"));
 				end(call);
@@ -588,6 +650,7 @@ final class SimRun {
 				SimRun.this.activeGrants.add(grant);
 			}
 			world.note(call + " granted");
+			checkOrder(call, acquisition);
 			long hold = this.reader ? world.between(SimWorld.millis(1), SimWorld.millis(5))
 					: world.chance(SimRun.this.plan.longHolds()) ? world.between(SimRun.this.plan.sessionTimeout() / 2,
 							SimRun.this.plan.sessionTimeout() * 2)
@@ -602,12 +665,52 @@ final class SimRun {
 							}
 						}));
 			}
-			world.schedule(this.instance.name, hold, call + " finishes", () -> this.instance.engine
-				.finishAsync(acquisition)
-				.whenComplete((lost, failure) -> {
+			world.schedule(this.instance.name, hold, call + " finishes", () -> {
+				String lostAtEnd = SimCallChecks.lost(SimRun.this.server, acquisition.holds());
+				this.instance.engine.finishAsync(acquisition).whenComplete((lost, failure) -> {
 					world.note(call + " released" + ((lost != null) ? " (" + lost.getMessage() + ")" : ""));
+					if (lostAtEnd != null && !(lost instanceof LockLostException)) {
+						fail("lost reported", call + " ended " + ((failure != null) ? "with " + failure : "normally")
+								+ " though " + lostAtEnd + " when its work ended");
+					}
 					end(call);
-				}));
+				});
+			});
+		}
+
+		private void checkOrder(Call call, Acquisition acquisition) {
+			if (call.keys.size() > 1) {
+				return;
+			}
+			boolean undisturbed = call.disturbances == this.instance.disturbances && this.instance.pauses.isEmpty();
+			String broken = this.instance.serviceOrder.served(call.keys.get(0), call.toString(), call.order,
+					acquisition.holds().get(0).grantedAt(), undisturbed);
+			if (broken != null) {
+				fail("first come first served", broken);
+			}
+		}
+
+		/**
+		 * Judge a call's answer as it comes, where its work would start.
+		 */
+		private void checkAnswer(Call call, @Nullable Acquisition acquisition) {
+			long now = SimRun.this.world.now();
+			SimCallChecks.Handover handover = this.instance.handover;
+			if (handover == null) {
+				fail("on the executor", call + " was answered outside its executor");
+			}
+			if (now > SimCallChecks.answerBy(call.askedAt, call.waitTime)
+					&& !this.instance.pausedBetween(call.askedAt, now)) {
+				fail("wait time", call + " was answered " + (now - call.askedAt) / 1_000_000 + " ms after it asked");
+			}
+			if (acquisition == null
+					|| (handover != null && handover.disturbedSince(this.instance.disturbances, SimRun.this.server))) {
+				return;
+			}
+			String invalid = SimCallChecks.notValid(SimRun.this.server, acquisition.holds());
+			if (invalid != null) {
+				fail("starts valid", call + "'s work starts, though " + invalid);
+			}
 		}
 
 		private void end(Call call) {
@@ -619,7 +722,8 @@ final class SimRun {
 
 	}
 
-	private record Call(String name, List<String> keys, LockMode mode, Duration waitTime, long askedAt) {
+	private record Call(String name, List<String> keys, LockMode mode, Duration waitTime, long askedAt, long order,
+			int disturbances) {
 
 		@Override
 		public String toString() {
