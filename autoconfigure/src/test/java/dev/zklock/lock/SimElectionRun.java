@@ -54,7 +54,7 @@ final class SimElectionRun {
 	SimElectionRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
-		this.faults = SimFaults.draw(this.world);
+		this.faults = SimFaults.draw(this.world, new java.util.SplittableRandom(seed ^ 0x3C6E_F372_FE94L));
 		this.plan = Plan.draw(this.world);
 		this.breaks = breaks;
 	}
