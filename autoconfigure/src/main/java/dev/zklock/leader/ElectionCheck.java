@@ -289,6 +289,12 @@ final class ElectionCheck {
 			return;
 		}
 		if (index == 0) {
+			if (this.confirmation.mayHavePausedSince(look.startedAt)) {
+				// The process may have been frozen since the look began, its replies read late:
+				// the session may have ended meanwhile, and another participant led.
+				lookAgain();
+				return;
+			}
 			if (this.state.grant(look.generation, own, czxid, this.port.isConnected())) {
 				this.confirmation.confirmed(look.startedAt);
 				end(false);

@@ -83,6 +83,14 @@ final class LeadershipConfirmation {
 	}
 
 	/**
+	 * Return whether the process may have paused, longer than the session could survive, since
+	 * the given time.
+	 */
+	boolean mayHavePausedSince(long since) {
+		return this.pauses.mayHavePausedSince(since);
+	}
+
+	/**
 	 * Return whether this instance leads and {@link #isLeader()} would say so from local state
 	 * alone, without asking the server.
 	 */
