@@ -49,14 +49,14 @@ class ElectionStateRaceTests {
 			AtomicInteger grants = new AtomicInteger();
 			ElectionState state = joined(grants);
 			long generation = state.beginCheck();
-			Thread looking = start(() -> {
+			Thread looking = RaceThreads.start(() -> {
 				if (state.isCurrent(generation)) {
 					state.grant(generation, NODE, 1, true);
 				}
 			});
-			Thread suspending = start(state::suspended);
-			join(looking, suspending);
-			check(!state.isLeader(), "the instance leads after its connection was suspended");
+			Thread suspending = RaceThreads.start(state::suspended);
+			RaceThreads.join(looking, suspending);
+			RaceThreads.check(!state.isLeader(), "the instance leads after its connection was suspended");
 		});
 	}
 
@@ -68,14 +68,14 @@ class ElectionStateRaceTests {
 			long generation = state.beginCheck();
 			state.grant(generation, NODE, 1, true);
 			long next = state.beginCheck();
-			Thread looking = start(() -> {
+			Thread looking = RaceThreads.start(() -> {
 				if (state.isCurrent(next)) {
 					state.grant(next, NODE, 1, true);
 				}
 			});
-			Thread yielding = start(state::yieldLeadership);
-			join(looking, yielding);
-			check(!state.isLeader(), "the instance leads after it yielded");
+			Thread yielding = RaceThreads.start(state::yieldLeadership);
+			RaceThreads.join(looking, yielding);
+			RaceThreads.check(!state.isLeader(), "the instance leads after it yielded");
 		});
 	}
 
@@ -100,33 +100,6 @@ class ElectionStateRaceTests {
 		state.createSent("id");
 		state.createAnswered("id", NODE);
 		return state;
-	}
-
-	/**
-	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
-	 * instrumentation.
-	 */
-	private static void check(boolean holds, String otherwise) {
-		if (!holds) {
-			throw new AssertionError(otherwise);
-		}
-	}
-
-	private static Thread start(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.start();
-		return thread;
-	}
-
-	private static void join(Thread... threads) {
-		for (Thread thread : threads) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
 	}
 
 }
