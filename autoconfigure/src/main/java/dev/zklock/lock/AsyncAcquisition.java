@@ -106,7 +106,7 @@ final class AsyncAcquisition {
 		LocalRequest request;
 		do {
 			keyLock = this.engine.keyLocks().obtain(key, this.engine.path(key));
-			request = new LocalRequest(key, this.mode, this.deadline.isNoWait(), null, this.call);
+			request = new LocalRequest(key, this.mode, this.deadline, null, this.call);
 		}
 		while (!keyLock.enqueue(request));
 		Step current = new Step(keyLock, request);

@@ -252,6 +252,12 @@ final class KeyLock {
 				break;
 			}
 			this.queue.poll();
+			if (next.hasGivenUp()) {
+				// Its wait ended before the key was free: a timer that runs late does not lengthen
+				// it. The call times out as its timer would have timed it out.
+				this.deferred.add(() -> next.result().complete(null));
+				continue;
+			}
 			if (holders() == 0) {
 				this.batch = (this.grantsOnNode == 0) ? GrantBatch.first() : GrantBatch.next(current);
 			}

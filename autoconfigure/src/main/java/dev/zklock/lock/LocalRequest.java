@@ -17,7 +17,7 @@ final class LocalRequest {
 
 	private final LockMode mode;
 
-	private final boolean tryOnce;
+	private final Deadline deadline;
 
 	private final @Nullable Thread thread;
 
@@ -31,28 +31,22 @@ final class LocalRequest {
 
 	/**
 	 * Create the request of a call that waits on its thread.
+	 * @param deadline when the call gives up
 	 */
-	LocalRequest(String key, LockMode mode, boolean tryOnce) {
-		this(key, mode, tryOnce, Thread.currentThread(), NodeOwners.call(null));
+	LocalRequest(String key, LockMode mode, Deadline deadline) {
+		this(key, mode, deadline, Thread.currentThread(), NodeOwners.call(null));
 	}
 
 	/**
 	 * Create a request.
-	 * @param thread the thread that will hold the grant, {@code null} for an asynchronous call
-	 */
-	LocalRequest(String key, LockMode mode, boolean tryOnce, @Nullable Thread thread) {
-		this(key, mode, tryOnce, thread, NodeOwners.call(null));
-	}
-
-	/**
-	 * Create a request.
+	 * @param deadline when the call gives up
 	 * @param thread the thread that will hold the grant, {@code null} for an asynchronous call
 	 * @param call what the call is named in a lock node's data, if anything
 	 */
-	LocalRequest(String key, LockMode mode, boolean tryOnce, @Nullable Thread thread, @Nullable String call) {
+	LocalRequest(String key, LockMode mode, Deadline deadline, @Nullable Thread thread, @Nullable String call) {
 		this.key = key;
 		this.mode = mode;
-		this.tryOnce = tryOnce;
+		this.deadline = deadline;
 		this.thread = thread;
 		this.call = call;
 	}
@@ -66,7 +60,20 @@ final class LocalRequest {
 	}
 
 	boolean tryOnce() {
-		return this.tryOnce;
+		return this.deadline.isNoWait();
+	}
+
+	/**
+	 * Return whether the call's wait is over although nothing answered it yet (its timer may not
+	 * have run): its wait time has passed once it is known to wait for another holder, or the
+	 * time a ZooKeeper request may take has passed before that. A call that will not wait is
+	 * answered on its first look instead.
+	 */
+	boolean hasGivenUp() {
+		if (this.deadline.isNoWait() || this.deadline.isForever()) {
+			return false;
+		}
+		return this.waitsForOthers ? this.deadline.hasPassed() : this.deadline.requestNanos() == 0;
 	}
 
 	@Nullable Thread thread() {

@@ -429,7 +429,7 @@ public final class LockEngine implements AutoCloseable {
 			if (deadline.isNoWait() && keyLock.isIdle() && this.recipe.visiblyHeld(path, waiter, deadline)) {
 				return null;
 			}
-			LocalRequest request = new LocalRequest(key, waiter.mode(), deadline.isNoWait());
+			LocalRequest request = new LocalRequest(key, waiter.mode(), deadline);
 			if (!keyLock.enqueue(request)) {
 				continue;
 			}

@@ -267,6 +267,44 @@ class AsyncLockTests {
 		}
 	}
 
+	@Test
+	void aWaiterWhoseTimerRunsLateIsNotGrantedAfterItsWaitTime() throws Exception {
+		LockEngine engine = new LockEngine(this.support.client(), "/locks", false);
+		try {
+			Acquisition holding = engine.acquire(List.of("late-timer"), LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+			assertThat(holding).isNotNull();
+			CompletableFuture<Acquisition> waiting = engine.acquireAsync(List.of("late-timer"), LockMode.EXCLUSIVE,
+					Duration.ofMillis(200), Runnable::run);
+			// Queued behind this instance's holder, with its timer set, when acquireAsync returns.
+			assertThat(waiting).isNotDone();
+			// The waiter's timer runs on the engine's one scheduler thread: keep that thread busy
+			// past the wait time, as a loaded machine may.
+			CountDownLatch schedulerBusy = new CountDownLatch(1);
+			CountDownLatch freeScheduler = new CountDownLatch(1);
+			engine.port().execute(() -> {
+				schedulerBusy.countDown();
+				try {
+					freeScheduler.await(10, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			assertThat(schedulerBusy.await(10, TimeUnit.SECONDS)).isTrue();
+			Thread.sleep(400);
+			assertThat(waiting).isNotDone();
+			engine.release(holding);
+			freeScheduler.countDown();
+			assertThat(waiting.get(10, TimeUnit.SECONDS)).as("a grant 200 ms after the wait time ended").isNull();
+			Acquisition next = engine.acquire(List.of("late-timer"), LockMode.EXCLUSIVE, Duration.ofSeconds(10));
+			assertThat(next).as("the key, given up by the waiter that timed out").isNotNull();
+			engine.release(next);
+		}
+		finally {
+			engine.close();
+		}
+	}
+
 	private ZkLockTemplate instance() {
 		return this.support.template(this.support.client(), false);
 	}
