@@ -74,6 +74,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private boolean quiet;
 
+	private boolean watchReset = true;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -86,6 +88,16 @@ final class SimClient implements ZooKeeperPort {
 
 	String name() {
 		return this.name;
+	}
+
+	/**
+	 * Run as a ZooKeeper client with {@code zookeeper.disableAutoWatchReset=true}: a reconnect
+	 * with the same session does not set the session's watches again, so every watch set before
+	 * it is gone, and events that did not reach the client before it are lost.
+	 */
+	SimClient withoutWatchReset() {
+		this.watchReset = false;
+		return this;
 	}
 
 	long sessionTimeout() {
@@ -304,7 +316,16 @@ final class SimClient implements ZooKeeperPort {
 			// (relative to the last zxid the client saw): the events still on their way over the
 			// broken link when it was given up fire again, before any reply on the new one.
 			Link old = this.broken;
-			if (old != null) {
+			if (!this.watchReset) {
+				this.server.dropWatches(current);
+				this.watches.clear();
+				this.missedWatches.clear();
+				if (old != null) {
+					old.watches.forEach((delivery) -> delivery.done = true);
+					old.watches.clear();
+				}
+			}
+			else if (old != null) {
 				for (WatchDelivery delivery : old.watches) {
 					if (!delivery.done) {
 						delivery.done = true;
