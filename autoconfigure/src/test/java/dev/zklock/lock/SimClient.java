@@ -56,6 +56,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private SimServer.@Nullable Session session;
 
+	private @Nullable Link broken;
+
 	private @Nullable Link link;
 
 	private boolean connected;
@@ -72,6 +74,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private boolean quiet;
 
+	private boolean watchReset = true;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -84,6 +88,16 @@ final class SimClient implements ZooKeeperPort {
 
 	String name() {
 		return this.name;
+	}
+
+	/**
+	 * Run as a ZooKeeper client with {@code zookeeper.disableAutoWatchReset=true}: a reconnect
+	 * with the same session does not set the session's watches again, so every watch set before
+	 * it is gone, and events that did not reach the client before it are lost.
+	 */
+	SimClient withoutWatchReset() {
+		this.watchReset = false;
+		return this;
 	}
 
 	long sessionTimeout() {
@@ -259,6 +273,7 @@ final class SimClient implements ZooKeeperPort {
 			return;
 		}
 		this.link = null;
+		this.broken = broken;
 		this.connected = false;
 		int disconnect = ++this.disconnects;
 		List<Request> lost = new ArrayList<>(this.inflight);
@@ -297,6 +312,28 @@ final class SimClient implements ZooKeeperPort {
 			stopExpiryClock();
 			this.link = new Link(current);
 			this.connected = true;
+			// ZooKeeper sets the session's watches again first thing on the new connection
+			// (relative to the last zxid the client saw): the events still on their way over the
+			// broken link when it was given up fire again, before any reply on the new one.
+			Link old = this.broken;
+			if (!this.watchReset) {
+				this.server.dropWatches(current);
+				this.watches.clear();
+				this.missedWatches.clear();
+				if (old != null) {
+					old.watches.forEach((delivery) -> delivery.done = true);
+					old.watches.clear();
+				}
+			}
+			else if (old != null) {
+				for (WatchDelivery delivery : old.watches) {
+					if (!delivery.done) {
+						delivery.done = true;
+						this.missedWatches.add(delivery.task);
+					}
+				}
+				old.watches.clear();
+			}
 			List<Runnable> missed = new ArrayList<>(this.missedWatches);
 			this.missedWatches.clear();
 			missed.forEach((watch) -> deliver(this.link, "missed watch", watch, true));
@@ -387,7 +424,18 @@ final class SimClient implements ZooKeeperPort {
 	private void deliver(Link on, String what, Runnable task, boolean watch) {
 		long arrival = Math.max(this.world.now() + latency(), on.lastDown + 1);
 		on.lastDown = arrival;
+		WatchDelivery delivery = watch ? new WatchDelivery(task) : null;
+		if (delivery != null) {
+			on.watches.add(delivery);
+		}
 		this.world.at(NET, arrival, "-> " + this.name + " " + what, () -> {
+			if (delivery != null) {
+				if (delivery.done) {
+					return; // Fired again at the reconnect.
+				}
+				delivery.done = true;
+				on.watches.remove(delivery);
+			}
 			if (on.up) {
 				this.world.schedule(this.name, 0, what, task);
 			}
@@ -722,8 +770,25 @@ final class SimClient implements ZooKeeperPort {
 
 		long lastDown;
 
+		final List<WatchDelivery> watches = new ArrayList<>();
+
 		Link(SimServer.Session session) {
 			this.session = session;
+		}
+
+	}
+
+	/**
+	 * A watch event on its way to the client.
+	 */
+	private static final class WatchDelivery {
+
+		final Runnable task;
+
+		boolean done;
+
+		WatchDelivery(Runnable task) {
+			this.task = task;
 		}
 
 	}

@@ -51,12 +51,17 @@ final class SimElectionRun {
 
 	private @Nullable Violation violation;
 
+	private final boolean watchReset;
+
 	SimElectionRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
 		this.faults = SimFaults.draw(this.world, new java.util.SplittableRandom(seed ^ 0x3C6E_F372_FE94L));
 		this.plan = Plan.draw(this.world);
 		this.breaks = breaks;
+		// A quarter of the runs use clients that do not set their watches again at a reconnect
+		// (a random source of its own, so that the other draws stay those the seed gave before).
+		this.watchReset = new java.util.SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
 	}
 
 	/**
@@ -401,7 +406,7 @@ final class SimElectionRun {
 	}
 
 	String describe() {
-		return "plan " + this.plan + ", faults " + this.faults;
+		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset");
 	}
 
 	long steps() {
@@ -445,8 +450,9 @@ final class SimElectionRun {
 
 		Instance(String name, List<String> groups) {
 			this.name = name;
-			this.client = new SimClient(SimElectionRun.this.world, SimElectionRun.this.server, name,
+			SimClient client = new SimClient(SimElectionRun.this.world, SimElectionRun.this.server, name,
 					SimElectionRun.this.faults, SimElectionRun.this.plan.sessionTimeout);
+			this.client = SimElectionRun.this.watchReset ? client : client.withoutWatchReset();
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));
 			}

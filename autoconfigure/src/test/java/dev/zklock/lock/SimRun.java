@@ -74,6 +74,8 @@ final class SimRun {
 
 	private @Nullable Violation violation;
 
+	private final boolean watchReset;
+
 	SimRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
@@ -91,6 +93,9 @@ final class SimRun {
 		// (a random source of their own, so that the other runs are unchanged); not the reader
 		// floods, whose waits are held to the handoff bound, which does not span the key node's
 		// replacement at the end.
+		// A quarter of the runs use clients that do not set their watches again at a reconnect
+		// (zookeeper.disableAutoWatchReset): the core must not rely on a watch surviving one.
+		this.watchReset = new SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
 		SplittableRandom counters = new SplittableRandom(seed ^ 0x2F0A_93C1_7B4DL);
 		if (counters.nextInt(3) == 0 && !this.plan.flood()) {
 			this.server.startKeysAt(Integer.MAX_VALUE - counters.nextInt(1, 40));
@@ -485,7 +490,7 @@ final class SimRun {
 	}
 
 	String describe() {
-		return "plan " + this.plan + ", faults " + this.faults;
+		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset");
 	}
 
 	long steps() {
@@ -548,8 +553,9 @@ final class SimRun {
 
 		Instance(String name) {
 			this.name = name;
-			this.client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
+			SimClient client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
+			this.client = SimRun.this.watchReset ? client : client.withoutWatchReset();
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
 					LockCallListener.NONE, SimRun.this.plan.settings, SimRun.this.plan.tokensPerWrite);
 			this.client.addConnectionListener((state) -> this.disturbances++);

@@ -127,6 +127,15 @@ final class SimServer {
 		dropWatches(session, this.dataWatches);
 	}
 
+	/**
+	 * Forget every watch of a session, as a server does for a connection that is gone when the
+	 * client does not set its watches again.
+	 */
+	void dropWatches(Session session) {
+		dropWatches(session, this.childWatches);
+		dropWatches(session, this.dataWatches);
+	}
+
 	private static void dropWatches(Session session, Map<String, List<Watch>> watches) {
 		watches.values().forEach((list) -> list.removeIf((watch) -> watch.session == session));
 	}
