@@ -19,7 +19,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.event.SmartApplicationListener;
@@ -41,7 +43,8 @@ import org.springframework.context.event.SmartApplicationListener;
  *
  * @since 0.2.0
  */
-public final class LeaderComponents implements LeadershipListener, SmartApplicationListener, DisposableBean {
+public final class LeaderComponents
+		implements LeadershipListener, SmartApplicationListener, ApplicationContextAware, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(LeaderComponents.class);
 
@@ -54,6 +57,8 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	private final Duration stopTimeout;
 
 	private volatile @Nullable ZkLeadership attached;
+
+	private @Nullable ApplicationContext applicationContext;
 
 	private volatile boolean closed;
 
@@ -98,14 +103,25 @@ public final class LeaderComponents implements LeadershipListener, SmartApplicat
 	}
 
 	@Override
+	public void setApplicationContext(ApplicationContext applicationContext) {
+		this.applicationContext = applicationContext;
+	}
+
+	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
-		if (event instanceof ApplicationReadyEvent) {
+		// A child context's events reach its parent's listeners too: only our own context's
+		// readiness and close start and stop the components.
+		if (event instanceof ApplicationReadyEvent ready && isOurs(ready.getApplicationContext())) {
 			ready();
 		}
-		else if (event instanceof ContextClosedEvent) {
+		else if (event instanceof ContextClosedEvent closed && isOurs(closed.getApplicationContext())) {
 			this.closed = true; // No start from now on.
 			stopAll();
 		}
+	}
+
+	private boolean isOurs(ApplicationContext context) {
+		return this.applicationContext == null || this.applicationContext == context;
 	}
 
 	private void ready() {

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.test.context.assertj.ApplicationContextAssertProvider;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -67,8 +69,33 @@ class ZkLeaderComponentTests {
 				LeaderComponents components = context.getBean(LeaderComponents.class);
 				context.getBean(AnnotatedWorker.class).start();
 				components.stopAll(); // After the requested starts: the thread has handled them.
-				assertThat(context.getBean(AnnotatedWorker.class).starts).isZero();
+				assertThat(context.getBean(AnnotatedWorker.class).starts()).isZero();
 			});
+	}
+
+	@Test
+	void childContextClosingLeavesTheParentsComponentsRunning() {
+		this.contextRunner.withUserConfiguration(AnnotatedClassComponent.class).run((context) -> {
+			ready(context);
+			AnnotatedWorker worker = context.getBean(AnnotatedWorker.class);
+			await().atMost(Duration.ofSeconds(10)).until(worker::isRunning);
+			// A child context (a management server's, a client's named context) publishes its own
+			// events to the parent's listeners too.
+			try (AnnotationConfigApplicationContext child = new AnnotationConfigApplicationContext()) {
+				child.setParent(context);
+				child.refresh();
+				ready(child);
+			}
+			LeaderComponents components = context.getBean(LeaderComponents.class);
+			components.requestStart("reports"); // After the child's events: the thread has handled them.
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(components.describe("reports")).singleElement()
+					.satisfies((info) -> assertThat(info.running()).isTrue()));
+			assertThat(worker.isRunning()).as("the parent's component, after a child context closed").isTrue();
+			assertThat(worker.stops()).isZero();
+			context.close();
+			assertThat(worker.isRunning()).isFalse();
+		});
 	}
 
 	@Test
@@ -101,8 +128,14 @@ class ZkLeaderComponentTests {
 		});
 	}
 
+	/**
+	 * Publish the readiness of a context as Spring Boot does: naming the context itself, not the
+	 * test's assertable view of it.
+	 */
 	private static void ready(ConfigurableApplicationContext context) {
-		context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], context, Duration.ZERO));
+		ConfigurableApplicationContext source = (context instanceof ApplicationContextAssertProvider<?> provider)
+				? (ConfigurableApplicationContext) provider.getSourceApplicationContext() : context;
+		context.publishEvent(new ApplicationReadyEvent(new SpringApplication(), new String[0], source, Duration.ZERO));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -163,7 +196,9 @@ class ZkLeaderComponentTests {
 
 		private volatile boolean running;
 
-		volatile int starts;
+		private volatile int starts;
+
+		private volatile int stops;
 
 		@Override
 		public void start() {
@@ -173,7 +208,20 @@ class ZkLeaderComponentTests {
 
 		@Override
 		public void stop() {
+			this.stops++;
 			this.running = false;
+		}
+
+		/**
+		 * Return how many times the bean was started: a method, so that the proxy around the
+		 * bean reads its target's count.
+		 */
+		public int starts() {
+			return this.starts;
+		}
+
+		public int stops() {
+			return this.stops;
 		}
 
 		@Override
