@@ -76,6 +76,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private boolean watchReset = true;
 
+	private double dropAfterSequentialCreate;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -97,6 +99,16 @@ final class SimClient implements ZooKeeperPort {
 	 */
 	SimClient withoutWatchReset() {
 		this.watchReset = false;
+		return this;
+	}
+
+	/**
+	 * Break the link right after the server applied a sequential create (an election node) with
+	 * the given chance, beside the run's chance for every request: the create's outcome is then
+	 * unknown to its caller, and the requests sent with it are resent after the reconnect.
+	 */
+	SimClient dropAfterSequentialCreates(double chance) {
+		this.dropAfterSequentialCreate = chance;
 		return this;
 	}
 
@@ -412,7 +424,8 @@ final class SimClient implements ZooKeeperPort {
 			return; // lost before the server applied it
 		}
 		SimServer.Result result = request.retrying ? request.retry.apply(on.session) : request.apply.apply(on.session);
-		if (!this.quiet && this.world.chance(this.faults.dropAfterApply())) {
+		if (!this.quiet && (this.world.chance(this.faults.dropAfterApply()) || (request.sequentialCreate
+				&& this.dropAfterSequentialCreate > 0 && this.world.chance(this.dropAfterSequentialCreate)))) {
 			this.world.note(this.name + ": the link breaks after " + request.what + " was applied");
 			this.downUntil = Math.max(this.downUntil, this.world.now() + this.faults.downtime(this.world, this.sessionTimeout));
 			breakLink(on, this.faults.noticeDelay(this.world, this.sessionTimeout));
@@ -570,7 +583,7 @@ final class SimClient implements ZooKeeperPort {
 	 */
 	@Override
 	public void createSequentialNode(String path, byte[] data, Reply<Created> reply) {
-		request("create " + LockNodes.name(path), (session) -> {
+		Request request = request("create " + LockNodes.name(path), (session) -> {
 			String parent = LockNodes.parent(path);
 			for (String at : missingParents(parent)) {
 				this.server.create(session, at, SimServer.Kind.CONTAINER);
@@ -579,6 +592,7 @@ final class SimClient implements ZooKeeperPort {
 		}, (result) -> reply.done(result.code(), (result.code() == Code.OK)
 				? new Created(result.path(), (result.stat() != null) ? result.stat().ephemeralOwner() : 0) : null),
 				(code) -> reply.done(code, null));
+		request.sequentialCreate = true;
 	}
 
 	private List<String> missingParents(String path) {
@@ -810,6 +824,8 @@ final class SimClient implements ZooKeeperPort {
 		int retries;
 
 		boolean guaranteed;
+
+		boolean sequentialCreate;
 
 		boolean retrying;
 

@@ -53,6 +53,8 @@ final class SimElectionRun {
 
 	private final boolean watchReset;
 
+	private final double dropAfterCreate;
+
 	SimElectionRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
@@ -62,6 +64,11 @@ final class SimElectionRun {
 		// A quarter of the runs use clients that do not set their watches again at a reconnect
 		// (a random source of its own, so that the other draws stay those the seed gave before).
 		this.watchReset = new java.util.SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
+		// In a third of the runs, the link often breaks right after an election node's create was
+		// applied: the create's outcome is unknown, and the reads sent with it are resent, perhaps
+		// ahead of it. A random source of its own, as above.
+		java.util.SplittableRandom creates = new java.util.SplittableRandom(seed ^ 0xBB67_AE85_84CAL);
+		this.dropAfterCreate = (creates.nextInt(3) == 0) ? 0.3 : 0;
 	}
 
 	/**
@@ -406,7 +413,8 @@ final class SimElectionRun {
 	}
 
 	String describe() {
-		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset");
+		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
+				+ ((this.dropAfterCreate > 0) ? ", drops after creates " + this.dropAfterCreate : "");
 	}
 
 	long steps() {
@@ -452,6 +460,7 @@ final class SimElectionRun {
 			this.name = name;
 			SimClient client = new SimClient(SimElectionRun.this.world, SimElectionRun.this.server, name,
 					SimElectionRun.this.faults, SimElectionRun.this.plan.sessionTimeout);
+			client.dropAfterSequentialCreates(SimElectionRun.this.dropAfterCreate);
 			this.client = SimElectionRun.this.watchReset ? client : client.withoutWatchReset();
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));
