@@ -48,6 +48,9 @@ breaks = {
   # Leader-only components.
   'revoked-keeps-components': ('components follow leadership, exclusive components', [('LeaderComponents.java',
       'components.thread().submit(() -> components.stop(why));', 'components.thread();')]),
+  'revocation-acted-on-late': ('components follow leadership, exclusive components', [('LeaderComponents.java',
+      'components.thread().submit(() -> components.stop(why));',
+      'components.thread().schedule(() -> components.stop(why), 1000);')]),
   'yield-does-not-wait': ('stop before yield, exclusive components', [('LeaderComponents.java',
       'components.thread().runAndWait(() -> components.stop("this instance yields the leadership"));',
       'components.thread().submit(() -> components.stop("this instance yields the leadership"));')]),

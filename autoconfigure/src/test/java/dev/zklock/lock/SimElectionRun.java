@@ -100,10 +100,12 @@ final class SimElectionRun {
 	 * Deliberate breaks of the checks' own inputs, to show that each check can fail.
 	 * @param trustEveryLeader judge every participant that says it leads as if it trusted its
 	 * leadership without asking, a paused one too
+	 * @param yieldWithoutStopping make a participant yield as a bare election would, without
+	 * stopping its components first (and without judging that)
 	 */
-	record Breaks(boolean trustEveryLeader) {
+	record Breaks(boolean trustEveryLeader, boolean yieldWithoutStopping) {
 
-		static final Breaks NONE = new Breaks(false);
+		static final Breaks NONE = new Breaks(false, false);
 
 	}
 
@@ -258,9 +260,10 @@ final class SimElectionRun {
 		Participant participant = target.participants.get(this.world.random().nextInt(target.participants.size()));
 		if (participant.running && participant.election.epoch() >= 0 && this.world.chance(0.5)) {
 			// Its components stop, and are waited for, before it steps down.
-			boolean yielded = target.components.yieldLeadership(participant.group);
+			boolean yielded = this.breaks.yieldWithoutStopping() ? participant.election.yieldLeadership()
+					: target.components.yieldLeadership(participant.group);
 			this.world.note(participant + " yields: " + yielded);
-			if (yielded) {
+			if (yielded && !this.breaks.yieldWithoutStopping()) {
 				stoppedBeforeLeaving(participant, "yields");
 			}
 		}
