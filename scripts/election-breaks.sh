@@ -45,6 +45,26 @@ breaks = {
   'stop-keeps-its-watches': ('nothing left behind', [('GroupElection.java',
       'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.check.removeWatches();',
       'this.port.removeConnectionListener(this.connectionListener);')]),
+  # Leader-only components.
+  'revoked-keeps-components': ('components follow leadership, exclusive components', [('LeaderComponents.java',
+      'components.thread().submit(() -> components.stop(why));', 'components.thread();')]),
+  'revocation-acted-on-late': ('components follow leadership, exclusive components', [('LeaderComponents.java',
+      'components.thread().submit(() -> components.stop(why));',
+      'components.thread().schedule(() -> components.stop(why), 1000);')]),
+  'yield-does-not-wait': ('stop before yield, exclusive components', [('LeaderComponents.java',
+      'components.thread().runAndWait(() -> components.stop("this instance yields the leadership"));',
+      'components.thread().submit(() -> components.stop("this instance yields the leadership"));')]),
+  'context-stop-does-not-wait': ('stop before yield', [('LeaderComponents.java',
+      'components.thread().runAndWait(() -> components.stop("the application stopped them"));',
+      'components.thread().submit(() -> components.stop("the application stopped them"));')]),
+  'close-does-not-wait': ('stop before yield, nothing left behind', [('LeaderComponents.java',
+      'stopping.forEach((components, done) -> components.thread().await(done, deadline));', '')]),
+  'start-without-term': ('components follow leadership', [('LeaderComponents.java',
+      'if (term.isEmpty()) {\n\t\t\treturn;\n\t\t}', ''),
+      ('LeaderComponents.java', 'components.start(term.get().epoch())', 'components.start(term.map(LeaderTerm::epoch).orElse(-1L))')]),
+  'grant-starts-nothing': ('liveness', [('LeaderComponents.java',
+      'public void granted(String group, long epoch) {\n\t\trequestStart(group);',
+      'public void granted(String group, long epoch) {')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-38s %-30s %s' % ('break', 'expected', 'first violations (seed: promise)'))

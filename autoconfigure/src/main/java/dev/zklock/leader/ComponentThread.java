@@ -4,19 +4,18 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
-
 /**
  * The thread on which the leader-only components of one group are started and stopped, in the
- * order the tasks were handed to it.
+ * order the tasks were handed to it: a thread of the group's own
+ * ({@link ComponentExecutor#ownThread}), or the simulated one of the tests, with its clock.
  */
 final class ComponentThread {
 
@@ -24,19 +23,31 @@ final class ComponentThread {
 
 	private final String group;
 
-	private final ScheduledThreadPoolExecutor executor;
+	private final ComponentExecutor executor;
+
+	private final LongSupplier nanoTime;
 
 	private final Duration waitTimeout;
 
 	private volatile @Nullable Thread worker;
 
-	ComponentThread(String group, Duration waitTimeout) {
+	/**
+	 * Create the thread of a group.
+	 * @param executor where the tasks run
+	 * @param nanoTime the clock of the waits and of the retry delay, {@link System#nanoTime()} in production
+	 */
+	ComponentThread(String group, Duration waitTimeout, ComponentExecutor executor, LongSupplier nanoTime) {
 		this.group = group;
 		this.waitTimeout = waitTimeout;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("zklock-leader-components-" + group + "-");
-		threads.setDaemon(true);
-		this.executor = new ScheduledThreadPoolExecutor(1, threads);
-		this.executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+		this.executor = executor;
+		this.nanoTime = nanoTime;
+	}
+
+	/**
+	 * Return the time of the thread's clock, in nanoseconds.
+	 */
+	long nanoTime() {
+		return this.nanoTime.getAsLong();
 	}
 
 	/**
@@ -53,7 +64,7 @@ final class ComponentThread {
 
 	void schedule(Runnable task, long delayMillis) {
 		try {
-			this.executor.schedule(() -> runAsWorker(task), delayMillis, TimeUnit.MILLISECONDS);
+			this.executor.schedule(() -> runAsWorker(task), delayMillis);
 		}
 		catch (RejectedExecutionException ex) {
 			// Closed.
@@ -69,7 +80,7 @@ final class ComponentThread {
 	 * when called on this thread.
 	 */
 	void runAndWait(Runnable task) {
-		await(runOrSubmit(task), System.nanoTime() + this.waitTimeout.toNanos());
+		await(runOrSubmit(task), nanoTime() + this.waitTimeout.toNanos());
 	}
 
 	/**
@@ -86,14 +97,14 @@ final class ComponentThread {
 
 	/**
 	 * Wait for a task handed over by {@link #runOrSubmit}, up to a deadline.
-	 * @param deadline the deadline, in {@link System#nanoTime()}
+	 * @param deadline the deadline, in {@link #nanoTime()}
 	 */
 	void await(@Nullable Future<?> done, long deadline) {
 		if (done == null) {
 			return;
 		}
 		try {
-			done.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			done.get(Math.max(0, deadline - nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -108,10 +119,12 @@ final class ComponentThread {
 	}
 
 	void close() {
-		this.executor.shutdownNow();
+		this.executor.close();
 	}
 
 	private void runAsWorker(Runnable task) {
+		// The worker is the current thread while a task runs only: the simulator runs every
+		// group's tasks, and everything else, on one thread.
 		this.worker = Thread.currentThread();
 		try {
 			task.run();
@@ -119,6 +132,9 @@ final class ComponentThread {
 		catch (Throwable ex) {
 			logger.error("The leader-only components of group '" + this.group + "' could not be started or stopped",
 					ex);
+		}
+		finally {
+			this.worker = null;
 		}
 	}
 

@@ -1,7 +1,6 @@
 package dev.zklock.leader;
 
 import java.lang.reflect.UndeclaredThrowableException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -36,9 +35,9 @@ final class LeaderComponentGroup {
 
 	private volatile @Nullable String failure;
 
-	LeaderComponentGroup(String group, Duration stopTimeout) {
+	LeaderComponentGroup(String group, ComponentThread thread) {
 		this.group = group;
-		this.thread = new ComponentThread(group, stopTimeout);
+		this.thread = thread;
 	}
 
 	/**
@@ -63,7 +62,7 @@ final class LeaderComponentGroup {
 		if (this.failure == null) {
 			return 0;
 		}
-		long since = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.failedAt);
+		long since = TimeUnit.NANOSECONDS.toMillis(this.thread.nanoTime() - this.failedAt);
 		return Math.max(0, retryDelayMillis - since);
 	}
 
@@ -81,7 +80,7 @@ final class LeaderComponentGroup {
 			}
 			catch (Throwable thrown) {
 				Throwable ex = unwrap(thrown);
-				this.failedAt = System.nanoTime();
+				this.failedAt = this.thread.nanoTime();
 				this.failure = component.beanName() + ": " + ex;
 				stop("component '" + component.beanName() + "' failed to start");
 				return ex;

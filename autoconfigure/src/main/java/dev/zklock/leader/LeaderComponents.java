@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import dev.zklock.LeaderTerm;
@@ -56,6 +58,10 @@ public final class LeaderComponents
 
 	private final Duration stopTimeout;
 
+	private final Function<String, ComponentExecutor> executors;
+
+	private final LongSupplier nanoTime;
+
 	private volatile @Nullable ZkLeadership attached;
 
 	private @Nullable ApplicationContext applicationContext;
@@ -69,12 +75,26 @@ public final class LeaderComponents
 	 * @param stopTimeout how long yielding and closing wait for the components to stop
 	 */
 	public LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout) {
+		this(leadership, stopTimeout, ComponentExecutor::ownThread, System::nanoTime);
+	}
+
+	/**
+	 * Create an instance whose groups' threads run on executors of the caller's choice, with
+	 * their clock: the way the tests' simulator runs them on its simulated time.
+	 */
+	LeaderComponents(Supplier<@Nullable ZkLeadership> leadership, Duration stopTimeout,
+			Function<String, ComponentExecutor> executors, LongSupplier nanoTime) {
 		this.leadership = leadership;
 		this.stopTimeout = stopTimeout;
+		this.executors = executors;
+		this.nanoTime = nanoTime;
 	}
 
 	void register(String group, String beanName, SmartLifecycle bean) {
-		this.groups.computeIfAbsent(group, (name) -> new LeaderComponentGroup(name, this.stopTimeout))
+		this.groups
+			.computeIfAbsent(group,
+					(name) -> new LeaderComponentGroup(name,
+							new ComponentThread(name, this.stopTimeout, this.executors.apply(name), this.nanoTime)))
 			.add(beanName, bean);
 	}
 
@@ -115,8 +135,7 @@ public final class LeaderComponents
 			ready();
 		}
 		else if (event instanceof ContextClosedEvent closed && isOurs(closed.getApplicationContext())) {
-			this.closed = true; // No start from now on.
-			stopAll();
+			closing();
 		}
 	}
 
@@ -124,7 +143,11 @@ public final class LeaderComponents
 		return this.applicationContext == null || this.applicationContext == context;
 	}
 
-	private void ready() {
+	/**
+	 * Start the components of the groups this instance leads, and of each group it is granted
+	 * from now on: the application is ready.
+	 */
+	void ready() {
 		if (this.groups.isEmpty() || this.attached != null) {
 			return;
 		}
@@ -138,6 +161,14 @@ public final class LeaderComponents
 		}
 		this.attached = leadership;
 		this.groups.forEach((group, components) -> components.thread().submit(() -> startIfLeading(group)));
+	}
+
+	/**
+	 * Stop the components of every group, for good: the context closes.
+	 */
+	void closing() {
+		this.closed = true; // No start from now on.
+		stopAll();
 	}
 
 	@Override
@@ -201,7 +232,7 @@ public final class LeaderComponents
 	 * application stops, and wait for them all, up to the stop timeout.
 	 */
 	void stopAll() {
-		long deadline = System.nanoTime() + this.stopTimeout.toNanos();
+		long deadline = this.nanoTime.getAsLong() + this.stopTimeout.toNanos();
 		Map<LeaderComponentGroup, @Nullable Future<?>> stopping = new LinkedHashMap<>();
 		this.groups.values()
 			.forEach((components) -> stopping.put(components,

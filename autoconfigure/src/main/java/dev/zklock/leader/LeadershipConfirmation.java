@@ -113,6 +113,12 @@ final class LeadershipConfirmation {
 		CompletableFuture<Boolean> confirmed = new CompletableFuture<>();
 		this.port.syncAndRead(path, (code, own) -> {
 			if (code == Code.OK && own != null && own.ephemeralOwner() == session) {
+				if (this.pauses.mayHavePausedSince(asked)) {
+					// Frozen again since the question was sent: the answer, read late, may
+					// predate a session that ended meanwhile. Ask again.
+					confirmAfterPause().thenAccept(confirmed::complete);
+					return;
+				}
 				this.confirmedAt = asked;
 				confirmed.complete(this.state.isLeader());
 				return;

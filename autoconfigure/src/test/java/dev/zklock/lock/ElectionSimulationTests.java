@@ -123,10 +123,23 @@ class ElectionSimulationTests {
 		// honesty or the one-leader rule as soon as a session ends under a paused leader.
 		SimElectionRun.Violation caught = null;
 		for (long seed = 1; seed <= 500 && caught == null; seed++) {
-			caught = new SimElectionRun(seed, 20, new SimElectionRun.Breaks(true)).run();
+			caught = new SimElectionRun(seed, 20, new SimElectionRun.Breaks(true, false)).run();
 		}
 		assertThat(caught).as("caught within 500 seeds").isNotNull();
 		assertThat(caught.promise()).isIn("honesty", "one leader");
+	}
+
+	@Test
+	void theChecksSeeComponentsRunOnTwoInstances() {
+		// A participant that yields without stopping its components first hands them the stop
+		// at once, so that they follow the leadership; but the next leader starts its own before
+		// the stop has ended.
+		SimElectionRun.Violation caught = null;
+		for (long seed = 1; seed <= 500 && caught == null; seed++) {
+			caught = new SimElectionRun(seed, 20, new SimElectionRun.Breaks(false, true)).run();
+		}
+		assertThat(caught).as("caught within 500 seeds").isNotNull();
+		assertThat(caught.promise()).isEqualTo("exclusive components");
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.zklock.lock;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.leader.SimulatedComponents;
 import dev.zklock.leader.SimulatedParticipant;
 
 /**
@@ -14,14 +16,23 @@ import dev.zklock.leader.SimulatedParticipant;
  * ({@link SimulatedParticipant}, the {@code GroupElection} under it) on its own
  * {@link SimClient}, taking part in one to three groups, with connection drops, pauses past the
  * session, yields and applications stopped and started again at random moments, then a quiet
- * phase and the close of every instance. After every step it checks the promises of
- * {@code docs/elections.md}; the first broken one ends the run.
+ * phase and the close of every instance. Each instance runs one or two leader-only components
+ * per group ({@link SimComponent}), started and stopped by the real {@code LeaderComponents}
+ * ({@link SimulatedComponents}) on simulated threads ({@link SimComponentThread}). After every
+ * step it checks the promises of {@code docs/elections.md}; the first broken one ends the run.
  */
 final class SimElectionRun {
 
 	static final String BASE = "/zklock/leader";
 
 	private static final long MAX_STEPS = 2_000_000;
+
+	/**
+	 * How long yielding, stopping and closing wait for the components to stop: longer than any
+	 * stop and pause of a run, so that they never give up waiting.
+	 */
+	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(120);
+
 
 	private final long seed;
 
@@ -48,6 +59,8 @@ final class SimElectionRun {
 	private boolean active = true;
 
 	private boolean closing;
+
+	private boolean waiting;
 
 	private @Nullable Violation violation;
 
@@ -99,10 +112,12 @@ final class SimElectionRun {
 	 * Deliberate breaks of the checks' own inputs, to show that each check can fail.
 	 * @param trustEveryLeader judge every participant that says it leads as if it trusted its
 	 * leadership without asking, a paused one too
+	 * @param yieldWithoutStopping make a participant yield as a bare election would, without
+	 * stopping its components first (and without judging that)
 	 */
-	record Breaks(boolean trustEveryLeader) {
+	record Breaks(boolean trustEveryLeader, boolean yieldWithoutStopping) {
 
-		static final Breaks NONE = new Breaks(false);
+		static final Breaks NONE = new Breaks(false, false);
 
 	}
 
@@ -115,6 +130,8 @@ final class SimElectionRun {
 			this.instances.add(new Instance("i" + i, groupsOf(i)));
 		}
 		for (Instance instance : this.instances) {
+			this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(300)), instance.name + " is ready",
+					instance.components::ready);
 			for (Participant participant : instance.participants) {
 				this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(20)), participant + " starts",
 						participant::start);
@@ -137,12 +154,13 @@ final class SimElectionRun {
 				quiet();
 			}
 			check();
-			if (!this.active && everyGroupLed()) {
+			if (!this.active && everyGroupLed() && componentsOnLeadersOnly()) {
 				break;
 			}
 			if (!this.active && this.world.now() > this.quietDeadline) {
-				fail("liveness", "a group has no leader " + (this.world.now() - this.quietStart) / 1_000_000
-						+ " ms after the faults stopped: " + leadersDescription());
+				fail("liveness", "a group has no leader, or its leader's components do not run (or run elsewhere) "
+						+ (this.world.now() - this.quietStart) / 1_000_000 + " ms after the faults stopped: "
+						+ leadersDescription());
 			}
 			if (this.world.steps() > MAX_STEPS) {
 				fail("liveness", "the run did not end within " + MAX_STEPS + " steps: " + leadersDescription());
@@ -234,17 +252,46 @@ final class SimElectionRun {
 		if (!this.active || target.participants.isEmpty()) {
 			return;
 		}
+		if (this.waiting) {
+			// The simulator waits on one thread: a wait within a wait would hold the first one
+			// until the second ends. The action comes a little later instead.
+			this.world.schedule(target.name, this.world.between(SimWorld.millis(1), SimWorld.millis(20)), "action",
+					() -> act(target));
+			return;
+		}
+		this.waiting = true;
+		try {
+			actNow(target);
+		}
+		finally {
+			this.waiting = false;
+		}
+	}
+
+	private void actNow(Instance target) {
 		Participant participant = target.participants.get(this.world.random().nextInt(target.participants.size()));
 		if (participant.running && participant.election.epoch() >= 0 && this.world.chance(0.5)) {
-			this.world.note(participant + " yields: " + participant.election.yieldLeadership());
+			// Its components stop, and are waited for, before it steps down.
+			boolean yielded = this.breaks.yieldWithoutStopping() ? participant.election.yieldLeadership()
+					: target.components.yieldLeadership(participant.group);
+			this.world.note(participant + " yields: " + yielded);
+			if (yielded && !this.breaks.yieldWithoutStopping()) {
+				stoppedBeforeLeaving(participant, "yields");
+			}
 		}
 		else if (participant.running) {
-			// The application's context stopped, and started again a little later.
+			// The application's context stopped (its components first, waited for), and
+			// started again a little later.
+			target.components.requestStop(participant.group);
+			if (!stoppedBeforeLeaving(participant, "leaves its election")) {
+				return;
+			}
 			participant.stop();
 			this.world.schedule(target.name, this.world.between(SimWorld.millis(1), this.plan.sessionTimeout),
 					participant + " starts again", () -> {
 						if (this.active && !participant.running) {
 							participant.start();
+							target.components.requestStart(participant.group);
 						}
 					});
 		}
@@ -281,7 +328,78 @@ final class SimElectionRun {
 				fail("one leader", trusted + " all believe they lead group " + group);
 				return;
 			}
+			checkComponents(group);
 		}
+	}
+
+	/**
+	 * A group's components run only where it is led, or for as long as their stop may take
+	 * once the leadership was revoked; never on two instances at once.
+	 */
+	private void checkComponents(String group) {
+		Participant runningOn = null;
+		long now = this.world.now();
+		for (Instance instance : this.instances) {
+			if (instance.client.isPaused()) {
+				continue; // Frozen with its process, until it wakes.
+			}
+			for (Participant participant : instance.participants) {
+				if (!participant.group.equals(group) || !participant.componentsRunning()) {
+					continue;
+				}
+				long wokeAt = this.world.pausedUntil(instance.name);
+				long stopFrom = Math.max(participant.revokedAt, wokeAt);
+				boolean stopping = participant.revokedAt >= 0 && now - stopFrom <= participant.stopBound;
+				if (participant.election.epoch() < 0 && !stopping) {
+					fail("components follow leadership", participant + " runs " + participant.runningComponents()
+							+ " but does not lead; " + ((participant.revokedAt < 0) ? "it never was revoked"
+									: "its leadership was revoked " + (now - participant.revokedAt) / 1_000_000.0
+											+ " ms ago, its stop takes at most " + participant.stopBound / 1_000_000.0
+											+ " ms")
+							+ ((wokeAt >= 0) ? ", it woke from a pause " + (now - wokeAt) / 1_000_000.0 + " ms ago" : ""));
+					return;
+				}
+				if (wokeAt > participant.grantedAt && !participant.election.leadsWithoutAsking()) {
+					// Started before a pause that may have outlasted the session, they run until
+					// the client notices that its connection is gone, and their stop ends.
+					continue;
+				}
+				if (runningOn != null) {
+					fail("exclusive components", runningOn + " runs " + runningOn.runningComponents() + " and "
+							+ participant + " runs " + participant.runningComponents() + " at the same time");
+					return;
+				}
+				runningOn = participant;
+			}
+		}
+	}
+
+	/**
+	 * A participant gives up its node (yields, or leaves its election) only once its
+	 * components stopped.
+	 */
+	private boolean stoppedBeforeLeaving(Participant participant, String what) {
+		if (participant.componentsRunning()) {
+			fail("stop before yield", participant + " " + what + " while " + participant.runningComponents()
+					+ " still run");
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Return whether each group's leader runs all its components and no other instance any.
+	 */
+	private boolean componentsOnLeadersOnly() {
+		for (Instance instance : this.instances) {
+			for (Participant participant : instance.participants) {
+				boolean leads = participant.running && participant.election.leadsWithoutAsking();
+				if (leads ? !participant.allComponentsRunning() : participant.componentsRunning()) {
+					return false;
+				}
+			}
+		}
+		return true;
 	}
 
 	private boolean honest(Participant participant, String when) {
@@ -342,7 +460,13 @@ final class SimElectionRun {
 		this.world.note("every group has a leader: every instance leaves its elections");
 		List<java.util.concurrent.CompletableFuture<Void>> stops = new ArrayList<>();
 		for (Instance instance : this.instances) {
+			// The context closes: the components stop and are waited for, then the elections
+			// are left.
+			instance.components.close();
 			for (Participant participant : instance.participants) {
+				if (!stoppedBeforeLeaving(participant, "leaves its election as the application closes")) {
+					return;
+				}
 				stops.add(participant.stop());
 			}
 		}
@@ -371,6 +495,13 @@ final class SimElectionRun {
 				fail("nothing left behind", instance.name + " still watches " + watched);
 				return;
 			}
+			for (Participant participant : instance.participants) {
+				if (participant.componentsRunning()) {
+					fail("nothing left behind", participant + " still runs " + participant.runningComponents()
+							+ " after its application closed");
+					return;
+				}
+			}
 		}
 	}
 
@@ -383,6 +514,8 @@ final class SimElectionRun {
 					.append(participant.group)
 					.append(participant.running ? "" : " (stopped)")
 					.append(participant.election.leadsWithoutAsking() ? " leads" : "")
+					.append(" runs ")
+					.append(participant.runningComponents())
 					.append(" node ")
 					.append(participant.election.node());
 			}
@@ -404,6 +537,18 @@ final class SimElectionRun {
 		names.removeIf((name) -> !name.matches(".*n-\\d{10}"));
 		names.sort(java.util.Comparator.comparingLong((name) -> Long.parseLong(name.substring(name.length() - 10))));
 		return names;
+	}
+
+	/**
+	 * Run the next event due by a time and check the promises after it: what a wait for a
+	 * component thread's task does while it waits.
+	 */
+	private boolean stepBy(long time) {
+		if (this.violation != null || !this.world.stepBy(time)) {
+			return false;
+		}
+		check();
+		return true;
 	}
 
 	private void fail(String promise, String what) {
@@ -456,15 +601,26 @@ final class SimElectionRun {
 
 		final List<Participant> participants = new ArrayList<>();
 
+		final Map<String, SimComponentThread> threads = new HashMap<>();
+
+		final SimulatedComponents components;
+
 		Instance(String name, List<String> groups) {
+			SimWorld world = SimElectionRun.this.world;
 			this.name = name;
-			SimClient client = new SimClient(SimElectionRun.this.world, SimElectionRun.this.server, name,
-					SimElectionRun.this.faults, SimElectionRun.this.plan.sessionTimeout);
+			SimClient client = new SimClient(world, SimElectionRun.this.server, name, SimElectionRun.this.faults,
+					SimElectionRun.this.plan.sessionTimeout);
 			client.dropAfterSequentialCreates(SimElectionRun.this.dropAfterCreate);
 			this.client = SimElectionRun.this.watchReset ? client : client.withoutWatchReset();
+			this.components = new SimulatedComponents(name, STOP_TIMEOUT, this::thread, world::now);
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));
 			}
+		}
+
+		SimComponentThread thread(String group) {
+			return this.threads.computeIfAbsent(group, (key) -> new SimComponentThread(SimElectionRun.this.world,
+					this.name, this.name + "/" + group + " components", SimElectionRun.this::stepBy));
 		}
 
 	}
@@ -477,6 +633,18 @@ final class SimElectionRun {
 
 		final SimulatedParticipant election;
 
+		final List<SimComponent> components = new ArrayList<>();
+
+		/**
+		 * The longest its components' thread may take to stop them once a revocation is handed
+		 * over: a start in progress, then the stop, and the thread's wake-ups.
+		 */
+		final long stopBound;
+
+		long revokedAt = -1;
+
+		long grantedAt = -1;
+
 		boolean running;
 
 		Participant(Instance instance, String group) {
@@ -488,14 +656,55 @@ final class SimElectionRun {
 						@Override
 						public void granted(long epoch) {
 							SimElectionRun.this.granted(Participant.this, epoch);
+							Participant.this.grantedAt = SimElectionRun.this.world.now();
+							instance.components.granted(group, epoch);
 						}
 
 						@Override
 						public void revoked(long epoch, String reason) {
 							SimElectionRun.this.world.note(Participant.this + " no longer leads: " + reason);
+							Participant.this.revokedAt = SimElectionRun.this.world.now();
+							instance.components.revoked(group, epoch, reason);
 						}
 
 					});
+			instance.components.join(group, this.election);
+			SimWorld world = SimElectionRun.this.world;
+			long sessionTimeout = SimElectionRun.this.plan.sessionTimeout;
+			long bound = SimWorld.millis(1);
+			for (int c = world.random().nextInt(1, 3); c > 0; c--) {
+				String name = this + " component " + c;
+				long start = world.chance(0.5) ? 0 : world.between(1, SimWorld.millis(20));
+				long stop = world.chance(0.5) ? 0 : world.between(1, sessionTimeout / 20);
+				SimComponent component = new SimComponent(world, instance.name, name, world.random().nextInt(3), start,
+						stop, instance.thread(group));
+				this.components.add(component);
+				instance.components.register(group, name, component);
+				bound += start + stop;
+			}
+			this.stopBound = bound;
+		}
+
+		boolean componentsRunning() {
+			for (SimComponent component : this.components) {
+				if (component.isRunning()) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		boolean allComponentsRunning() {
+			for (SimComponent component : this.components) {
+				if (!component.isRunning()) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		List<SimComponent> runningComponents() {
+			return this.components.stream().filter(SimComponent::isRunning).toList();
 		}
 
 		void start() {

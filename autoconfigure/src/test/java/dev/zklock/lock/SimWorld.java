@@ -95,13 +95,33 @@ final class SimWorld {
 	}
 
 	/**
+	 * Return when the last pause of an actor ends (or ended), {@code -1} if it never paused.
+	 */
+	long pausedUntil(String actor) {
+		return this.pausedUntil.getOrDefault(actor, -1L);
+	}
+
+	/**
 	 * Run the next event.
 	 * @return {@code false} if there is none
 	 */
 	boolean step() {
+		return stepBy(Long.MAX_VALUE);
+	}
+
+	/**
+	 * Run the next event if it is due by the given time; else let the clock reach that time.
+	 * @return {@code false} if there is none due by then
+	 */
+	boolean stepBy(long time) {
 		while (true) {
 			Event event = this.queue.poll();
 			if (event == null) {
+				return false;
+			}
+			if (event.time > time) {
+				this.queue.add(event);
+				this.now = Math.max(this.now, time);
 				return false;
 			}
 			if (event.cancelled) {
