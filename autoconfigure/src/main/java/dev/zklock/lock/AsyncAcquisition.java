@@ -160,7 +160,7 @@ final class AsyncAcquisition {
 
 	private void timeCheck(Step waiting) {
 		boolean forOthers = waiting.request.isWaitingForOthers();
-		long nanos = forOthers ? this.deadline.remainingNanos() : this.deadline.requestNanos();
+		long nanos = this.deadline.answerNanos(forOthers);
 		if (nanos > 0) {
 			waiting.schedule(forOthers ? nanos : Math.min(nanos, POLL_NANOS));
 			return;

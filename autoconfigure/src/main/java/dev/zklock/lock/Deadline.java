@@ -91,6 +91,16 @@ final class Deadline {
 	}
 
 	/**
+	 * Return the time a lock request may still wait for its answer: the time left to wait once
+	 * the call is known to wait for another holder, and the time a ZooKeeper request may take
+	 * while it only waits for ZooKeeper's answer ({@link #requestNanos()}); zero when it is over.
+	 * @param waitsForOthers whether the call is known to wait for another holder
+	 */
+	long answerNanos(boolean waitsForOthers) {
+		return waitsForOthers ? remainingNanos() : requestNanos();
+	}
+
+	/**
 	 * Wait for a lock request's answer: until the wait time has passed once the call is known to
 	 * wait for another holder, and until the time a ZooKeeper request may take while it only
 	 * waits for ZooKeeper's answer (so that a short wait time on a free lock is not spent on a
@@ -107,7 +117,7 @@ final class Deadline {
 			return answer.get();
 		}
 		while (true) {
-			long nanos = waitsForOthers.getAsBoolean() ? deadline.remainingNanos() : deadline.requestNanos();
+			long nanos = deadline.answerNanos(waitsForOthers.getAsBoolean());
 			if (nanos <= 0) {
 				throw new TimeoutException();
 			}

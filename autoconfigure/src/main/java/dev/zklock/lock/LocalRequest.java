@@ -64,16 +64,13 @@ final class LocalRequest {
 	}
 
 	/**
-	 * Return whether the call's wait is over although nothing answered it yet (its timer may not
-	 * have run): its wait time has passed once it is known to wait for another holder, or the
-	 * time a ZooKeeper request may take has passed before that. A call that will not wait is
-	 * answered on its first look instead.
+	 * Return whether the call's wait is over although nothing answered it yet (its timer, or its
+	 * waiting thread, may not have looked yet): by the same rule they follow
+	 * ({@link Deadline#answerNanos}). A call that will not wait is answered on its first look
+	 * instead.
 	 */
 	boolean hasGivenUp() {
-		if (this.deadline.isNoWait() || this.deadline.isForever()) {
-			return false;
-		}
-		return this.waitsForOthers ? this.deadline.hasPassed() : this.deadline.requestNanos() == 0;
+		return !this.deadline.isNoWait() && this.deadline.answerNanos(this.waitsForOthers) == 0;
 	}
 
 	@Nullable Thread thread() {

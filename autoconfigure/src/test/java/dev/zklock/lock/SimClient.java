@@ -93,12 +93,13 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	/**
-	 * Run as a ZooKeeper client with {@code zookeeper.disableAutoWatchReset=true}: a reconnect
-	 * with the same session does not set the session's watches again, so every watch set before
-	 * it is gone, and events that did not reach the client before it are lost.
+	 * Say whether the client sets its session's watches again at a reconnect, as ZooKeeper's
+	 * client does by default. Without ({@code zookeeper.disableAutoWatchReset=true}), a reconnect
+	 * with the same session leaves every watch set before it gone, and events that did not reach
+	 * the client before it are lost.
 	 */
-	SimClient withoutWatchReset() {
-		this.watchReset = false;
+	SimClient watchReset(boolean reset) {
+		this.watchReset = reset;
 		return this;
 	}
 

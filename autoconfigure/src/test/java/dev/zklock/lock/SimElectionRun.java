@@ -74,12 +74,11 @@ final class SimElectionRun {
 		this.faults = SimFaults.draw(this.world, new java.util.SplittableRandom(seed ^ 0x3C6E_F372_FE94L));
 		this.plan = Plan.draw(this.world);
 		this.breaks = breaks;
-		// A quarter of the runs use clients that do not set their watches again at a reconnect
-		// (a random source of its own, so that the other draws stay those the seed gave before).
-		this.watchReset = new java.util.SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
+		this.watchReset = SimFaults.watchReset(seed);
 		// In a third of the runs, the link often breaks right after an election node's create was
 		// applied: the create's outcome is unknown, and the reads sent with it are resent, perhaps
-		// ahead of it. A random source of its own, as above.
+		// ahead of it. A random source of its own, so that the other draws stay those the seed
+		// gave before.
 		java.util.SplittableRandom creates = new java.util.SplittableRandom(seed ^ 0xBB67_AE85_84CAL);
 		this.dropAfterCreate = (creates.nextInt(3) == 0) ? 0.3 : 0;
 	}
@@ -611,7 +610,7 @@ final class SimElectionRun {
 			SimClient client = new SimClient(world, SimElectionRun.this.server, name, SimElectionRun.this.faults,
 					SimElectionRun.this.plan.sessionTimeout);
 			client.dropAfterSequentialCreates(SimElectionRun.this.dropAfterCreate);
-			this.client = SimElectionRun.this.watchReset ? client : client.withoutWatchReset();
+			this.client = client.watchReset(SimElectionRun.this.watchReset);
 			this.components = new SimulatedComponents(name, STOP_TIMEOUT, this::thread, world::now);
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));

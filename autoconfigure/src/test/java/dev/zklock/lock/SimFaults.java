@@ -44,6 +44,17 @@ record SimFaults(double dropAfterApply, double slowReply, long slowReplyMax, dou
 				world.chance(0.6), world.chance(0.5), ends.nextBoolean() ? 0.7 : 0);
 	}
 
+	/**
+	 * Draw whether a run's clients set their watches again at a reconnect: in three runs of four,
+	 * as ZooKeeper's client does by default; in the others they run with
+	 * {@code zookeeper.disableAutoWatchReset=true}, so that the code under test must not rely on a
+	 * watch surviving a reconnect. A random source of its own, so that the run's other draws stay
+	 * those the seed gave before.
+	 */
+	static boolean watchReset(long seed) {
+		return new SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
+	}
+
 	long latency(SimWorld world) {
 		long base = world.between(SimWorld.millis(0.1), SimWorld.millis(1.5));
 		return (this.slowReply > 0 && world.chance(this.slowReply)) ? base + world.between(0, this.slowReplyMax) : base;

@@ -89,13 +89,11 @@ final class SimRun {
 		this.breaks = breaks;
 		this.releaseRandom = new SplittableRandom(seed ^ 0x5DEE_CE66DL);
 		this.releases = (this.plan.flood() || this.releaseRandom.nextBoolean()) ? 0 : this.releaseRandom.nextInt(1, 6);
+		this.watchReset = SimFaults.watchReset(seed);
 		// A third of the runs start every key's sequence counter a few creates before its end
 		// (a random source of their own, so that the other runs are unchanged); not the reader
 		// floods, whose waits are held to the handoff bound, which does not span the key node's
 		// replacement at the end.
-		// A quarter of the runs use clients that do not set their watches again at a reconnect
-		// (zookeeper.disableAutoWatchReset): the core must not rely on a watch surviving one.
-		this.watchReset = new SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
 		SplittableRandom counters = new SplittableRandom(seed ^ 0x2F0A_93C1_7B4DL);
 		if (counters.nextInt(3) == 0 && !this.plan.flood()) {
 			this.server.startKeysAt(Integer.MAX_VALUE - counters.nextInt(1, 40));
@@ -555,7 +553,7 @@ final class SimRun {
 			this.name = name;
 			SimClient client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
-			this.client = SimRun.this.watchReset ? client : client.withoutWatchReset();
+			this.client = client.watchReset(SimRun.this.watchReset);
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
 					LockCallListener.NONE, SimRun.this.plan.settings, SimRun.this.plan.tokensPerWrite);
 			this.client.addConnectionListener((state) -> this.disturbances++);

@@ -123,8 +123,7 @@ final class SimServer {
 		for (String path : owned) {
 			removeNode(path);
 		}
-		dropWatches(session, this.childWatches);
-		dropWatches(session, this.dataWatches);
+		dropWatches(session);
 	}
 
 	/**
