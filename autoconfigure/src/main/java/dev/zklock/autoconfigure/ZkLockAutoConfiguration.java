@@ -136,7 +136,7 @@ public final class ZkLockAutoConfiguration {
 		ZkLockProperties.Lock.Handoff handoff = lock.getHandoff();
 		ZkLockProperties.Lock.Keep keep = lock.getKeep();
 		return new LockSettings(handoff.isEnabled(), handoff.getMaxGrants(), handoff.getMaxTime(), keep.getIdleTime(),
-				keep.getMaxKeys());
+				keep.getMaxKeys(), lock.getNodeNames());
 	}
 
 	@Bean

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.zklock.leader.LeaderTestMode;
+import dev.zklock.lock.LockNodeNames;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -493,6 +494,16 @@ public class ZkLockProperties {
 		 */
 		private @Nullable String asyncExecutor;
 
+		/**
+		 * How this instance names its lock nodes, so that its locks exclude another recipe's
+		 * on the same paths: 'read-write-lock' as Curator's InterProcessReadWriteLock names
+		 * its children (its write lock and readers exclude zklock's), or 'mutex' as Curator's
+		 * InterProcessMutex and Spring Integration's ZookeeperLockRegistry name theirs, for a
+		 * fleet that moves from them to zklock one instance at a time. Nodes of either naming
+		 * are obeyed whatever the setting.
+		 */
+		private LockNodeNames nodeNames = LockNodeNames.READ_WRITE_LOCK;
+
 		private final Handoff handoff = new Handoff();
 
 		private final Keep keep = new Keep();
@@ -547,6 +558,14 @@ public class ZkLockProperties {
 
 		public @Nullable String getAsyncExecutor() {
 			return this.asyncExecutor;
+		}
+
+		public LockNodeNames getNodeNames() {
+			return this.nodeNames;
+		}
+
+		public void setNodeNames(LockNodeNames nodeNames) {
+			this.nodeNames = nodeNames;
 		}
 
 		public void setAsyncExecutor(@Nullable String asyncExecutor) {

@@ -364,7 +364,7 @@ final class KeyLock {
 	private void startAcquisition(LocalRequest head) {
 		LockMode mode = head.mode();
 		NodeAcquisition[] self = new NodeAcquisition[1];
-		NodeAcquisition acquisition = new NodeAcquisition(this.locks.port(), this.keyPath, mode,
+		NodeAcquisition acquisition = new NodeAcquisition(this.locks.port(), this.keyPath, mode, this.locks.settings().nodeNames(),
 				this.locks.keyNodes(), this.locks.stalls(), new NodeAcquisition.Outcome() {
 
 					@Override

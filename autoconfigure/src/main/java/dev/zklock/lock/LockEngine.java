@@ -116,7 +116,7 @@ public final class LockEngine implements AutoCloseable {
 		Stalls stalls = new Stalls(this.port);
 		KeyNodes keyNodes = new KeyNodes();
 		this.guard = new SessionGuard(interruptOnLost, stalls, this.port);
-		this.recipe = new LockRecipe(this.port, keyNodes, stalls, this.owners);
+		this.recipe = new LockRecipe(this.port, keyNodes, stalls, this.owners, settings.nodeNames());
 		this.keyLocks = new KeyLocks(this.port, settings, keyNodes, stalls, this.guard, this.pauses, listener,
 				tokensPerWrite, this.owners);
 		this.paths = new ConcurrentLruCache<>(PATH_CACHE_SIZE, (key) -> LockNodes.path(basePath, LockKeys.encode(key)));

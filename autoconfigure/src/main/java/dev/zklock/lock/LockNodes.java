@@ -9,15 +9,22 @@ import org.jspecify.annotations.Nullable;
 import dev.zklock.LockMode;
 
 /**
- * The names of lock nodes and the order among them: children named like Curator's
- * {@code InterProcessReadWriteLock} ({@code __WRIT__} exclusive, {@code __READ__} shared, after a
- * protected-mode prefix), ordered by their sequence suffix.
+ * The names of lock nodes and the order among them. A key's children are named, after a
+ * protected-mode prefix, like those of Curator's {@code InterProcessReadWriteLock}
+ * ({@code __WRIT__} exclusive, {@code __READ__} shared) or, with {@link LockNodeNames#MUTEX},
+ * like those of Curator's {@code InterProcessMutex} ({@code lock-} exclusive,
+ * {@code __READ__lock-} shared). Every naming is read whatever the instance's own: a node is
+ * shared if its name holds {@code __READ__}, exclusive otherwise, and the nodes are ordered by
+ * their sequence, the text after the last {@code lock-} or, in a name without one, after the
+ * marker, as each Curator recipe orders its own.
  */
 final class LockNodes {
 
 	static final String READ = "__READ__";
 
 	static final String WRITE = "__WRIT__";
+
+	static final String MUTEX = "lock-";
 
 	private static final String PROTECTED_PREFIX = "_c_";
 
@@ -28,7 +35,10 @@ final class LockNodes {
 	private LockNodes() {
 	}
 
-	static String marker(LockMode mode) {
+	static String marker(LockMode mode, LockNodeNames names) {
+		if (names == LockNodeNames.MUTEX) {
+			return (mode == LockMode.EXCLUSIVE) ? MUTEX : READ + MUTEX;
+		}
 		return (mode == LockMode.EXCLUSIVE) ? WRITE : READ;
 	}
 
@@ -36,12 +46,16 @@ final class LockNodes {
 		return PROTECTED_PREFIX + id + "-";
 	}
 
-	static String protectedName(String id, LockMode mode) {
-		return protectedPrefix(id) + marker(mode);
+	static String protectedName(String id, LockMode mode, LockNodeNames names) {
+		return protectedPrefix(id) + marker(mode, names);
+	}
+
+	static boolean isLockNode(String child) {
+		return child.contains(WRITE) || child.contains(READ) || child.contains(MUTEX);
 	}
 
 	static boolean isExclusive(String child) {
-		return child.contains(WRITE);
+		return isLockNode(child) && !child.contains(READ);
 	}
 
 	/**
@@ -51,7 +65,7 @@ final class LockNodes {
 	static List<String> sorted(List<String> children) {
 		List<String> locks = new ArrayList<>(children.size());
 		for (String child : children) {
-			if (child.contains(WRITE) || child.contains(READ)) {
+			if (isLockNode(child)) {
 				locks.add(child);
 			}
 		}
@@ -104,6 +118,10 @@ final class LockNodes {
 	}
 
 	static String sequence(String child) {
+		int mutex = child.lastIndexOf(MUTEX);
+		if (mutex >= 0) {
+			return child.substring(mutex + MUTEX.length());
+		}
 		int write = child.lastIndexOf(WRITE);
 		return (write >= 0) ? child.substring(write + WRITE.length())
 				: child.substring(child.lastIndexOf(READ) + READ.length());

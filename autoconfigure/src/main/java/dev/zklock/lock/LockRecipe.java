@@ -39,8 +39,11 @@ final class LockRecipe {
 
 	private final NodeOwners owners;
 
-	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls, NodeOwners owners) {
+	private final LockNodeNames names;
+
+	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls, NodeOwners owners, LockNodeNames names) {
 		this.port = port;
+		this.names = names;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
 		this.owners = owners;
@@ -70,7 +73,7 @@ final class LockRecipe {
 		}
 		CompletableFuture<@Nullable LockNode> result = new CompletableFuture<>();
 		AtomicBoolean waitsForOthers = new AtomicBoolean();
-		NodeAcquisition acquisition = new NodeAcquisition(this.port, keyPath, waiter.mode(), this.keyNodes,
+		NodeAcquisition acquisition = new NodeAcquisition(this.port, keyPath, waiter.mode(), this.names, this.keyNodes,
 				this.stalls, new NodeAcquisition.Outcome() {
 
 					@Override
@@ -194,7 +197,7 @@ final class LockRecipe {
 			throw (ZkLockException) ex.getCause();
 		}
 		for (String child : children) {
-			if (LockNodes.isExclusive(child) || (waiter.mode() == LockMode.EXCLUSIVE && child.contains(LockNodes.READ))) {
+			if (LockNodes.isExclusive(child) || (waiter.mode() == LockMode.EXCLUSIVE && LockNodes.isLockNode(child))) {
 				return true;
 			}
 		}

@@ -63,6 +63,8 @@ final class NodeAcquisition {
 
 	private final LockMode mode;
 
+	private final LockNodeNames names;
+
 	private final Outcome outcome;
 
 	private final KeyNodes keyNodes;
@@ -105,12 +107,13 @@ final class NodeAcquisition {
 
 	private byte[] data = new byte[0];
 
-	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, KeyNodes keyNodes, Stalls stalls,
-			Outcome outcome) {
+	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, LockNodeNames names, KeyNodes keyNodes,
+			Stalls stalls, Outcome outcome) {
 		this.port = port;
 		this.keyPath = keyPath;
 		this.unknown = new UnknownTransactions(port, keyPath);
 		this.mode = mode;
+		this.names = names;
 		this.keyNodes = keyNodes;
 		this.stalls = stalls;
 		this.outcome = outcome;
@@ -283,7 +286,7 @@ final class NodeAcquisition {
 		this.earlyRead = null;
 		this.earlyReadFailed = false;
 		int gen = this.generation;
-		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode)), this.data,
+		this.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,
 				createReply(gen, this::created, Created::path, null));
 		this.port.getChildren(this.keyPath, null, reply(gen, this::childrenRead));
 	}
@@ -293,7 +296,7 @@ final class NodeAcquisition {
 		String id = this.port.newProtectedId();
 		this.transactionId = id;
 		int gen = this.generation;
-		String name = LockNodes.protectedName(id, this.mode);
+		String name = LockNodes.protectedName(id, this.mode, this.names);
 		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name), this.data,
 				createReply(gen, this::transactionDone, KeyCreated::lockNodePath, id));
 	}

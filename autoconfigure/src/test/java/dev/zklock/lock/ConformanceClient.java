@@ -32,8 +32,7 @@ final class ConformanceClient {
 	 * then by the whole name.
 	 */
 	private static final Comparator<String> BY_NAME = Comparator
-		.comparing((String child) -> child.contains(LockNodes.WRITE) || child.contains(LockNodes.READ)
-				? LockNodes.sequence(child) : child.matches(".*-n-\\d{10}") ? child.substring(child.length() - 10) : child)
+		.comparing((String child) -> LockNodes.isLockNode(child) ? LockNodes.sequence(child) : child.matches(".*-n-\\d{10}") ? child.substring(child.length() - 10) : child)
 		.thenComparing(Comparator.naturalOrder());
 
 	private final String name;
@@ -112,8 +111,17 @@ final class ConformanceClient {
 	 * The first-use transaction, its lock node named as the core names it.
 	 */
 	Step<ZooKeeperPort.KeyCreated> createKeyAndLockNode(String keyPath, LockMode mode) {
-		String lockNodePath = LockNodes.path(keyPath, LockNodes.protectedName(this.port.newProtectedId(), mode));
-		return send("createKeyAndLockNode " + keyPath + " " + LockNodes.marker(mode),
+		return createKeyAndLockNode(keyPath, mode, LockNodeNames.READ_WRITE_LOCK);
+	}
+
+	/**
+	 * The first-use transaction, its lock node named as the core names it with the given
+	 * naming.
+	 */
+	Step<ZooKeeperPort.KeyCreated> createKeyAndLockNode(String keyPath, LockMode mode, LockNodeNames names) {
+		String lockNodePath = LockNodes.path(keyPath,
+				LockNodes.protectedName(this.port.newProtectedId(), mode, names));
+		return send("createKeyAndLockNode " + keyPath + " " + LockNodes.marker(mode, names),
 				(reply) -> this.port.createKeyAndLockNode(keyPath, lockNodePath, DATA, reply),
 				(created) -> created.lockNodePath() + " zxid=" + ConformanceTranscript.zxid(created.zxid()));
 	}

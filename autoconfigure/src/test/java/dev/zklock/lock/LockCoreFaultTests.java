@@ -79,7 +79,7 @@ class LockCoreFaultTests {
 		};
 		String keyPath = LockTestSupport.BASE + "/lost-transaction-reply";
 		ensure(client, LockTestSupport.BASE);
-		acquisition.set(new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, new KeyNodes(), new Stalls(port),
+		acquisition.set(new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, LockNodeNames.READ_WRITE_LOCK, new KeyNodes(), new Stalls(port),
 				(node) -> {
 				}));
 		acquisition.get().start();
@@ -118,7 +118,7 @@ class LockCoreFaultTests {
 		};
 		String keyPath = LockTestSupport.BASE + "/retried-transaction";
 		ensure(client, LockTestSupport.BASE);
-		NodeAcquisition acquisition = new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, new KeyNodes(),
+		NodeAcquisition acquisition = new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, LockNodeNames.READ_WRITE_LOCK, new KeyNodes(),
 				new Stalls(port), (node) -> {
 				});
 		acquisition.start();
@@ -140,7 +140,7 @@ class LockCoreFaultTests {
 		ensure(client, keyPath);
 		KeyNodes keyNodes = new KeyNodes();
 		keyNodes.remember(keyPath);
-		NodeAcquisition acquisition = new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, keyNodes, new Stalls(port),
+		NodeAcquisition acquisition = new NodeAcquisition(port, keyPath, LockMode.EXCLUSIVE, LockNodeNames.READ_WRITE_LOCK, keyNodes, new Stalls(port),
 				(node) -> {
 				});
 		// The key's lock decided to start the request, then, before the thread that decided it

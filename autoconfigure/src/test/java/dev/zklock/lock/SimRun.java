@@ -2,6 +2,7 @@ package dev.zklock.lock;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,8 @@ final class SimRun {
 
 	private final boolean watchReset;
 
+	private final LockNodeNames[] nodeNames;
+
 	SimRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
@@ -90,6 +93,7 @@ final class SimRun {
 		this.releaseRandom = new SplittableRandom(seed ^ 0x5DEE_CE66DL);
 		this.releases = (this.plan.flood() || this.releaseRandom.nextBoolean()) ? 0 : this.releaseRandom.nextInt(1, 6);
 		this.watchReset = SimFaults.watchReset(seed);
+		this.nodeNames = nodeNames(seed, this.plan.instances);
 		// A third of the runs start every key's sequence counter a few creates before its end
 		// (a random source of their own, so that the other runs are unchanged); not the reader
 		// floods, whose waits are held to the handoff bound, which does not span the key node's
@@ -98,6 +102,27 @@ final class SimRun {
 		if (counters.nextInt(3) == 0 && !this.plan.flood()) {
 			this.server.startKeysAt(Integer.MAX_VALUE - counters.nextInt(1, 40));
 		}
+	}
+
+	/**
+	 * Draw how each instance names its lock nodes: in half the runs every instance as Curator's
+	 * read-write lock (the default), in a quarter every instance as Curator's mutex, and in a
+	 * quarter each instance one or the other (a fleet that changes the setting one instance at a
+	 * time). A random source of its own, so that the run's other draws stay those the seed gave
+	 * before.
+	 */
+	static LockNodeNames[] nodeNames(long seed, int instances) {
+		SplittableRandom random = new SplittableRandom(seed ^ 0x510E_527F_ADE6L);
+		int kind = random.nextInt(4);
+		LockNodeNames[] names = new LockNodeNames[instances];
+		for (int i = 0; i < instances; i++) {
+			names[i] = switch (kind) {
+				case 0, 1 -> LockNodeNames.READ_WRITE_LOCK;
+				case 2 -> LockNodeNames.MUTEX;
+				default -> random.nextBoolean() ? LockNodeNames.MUTEX : LockNodeNames.READ_WRITE_LOCK;
+			};
+		}
+		return names;
 	}
 
 	/**
@@ -163,7 +188,7 @@ final class SimRun {
 	 */
 	@Nullable Violation run() {
 		for (int i = 0; i < this.plan.instances; i++) {
-			this.instances.add(new Instance("i" + i));
+			this.instances.add(new Instance("i" + i, this.nodeNames[i]));
 		}
 		scheduleFaults();
 		scheduleReleases();
@@ -488,7 +513,8 @@ final class SimRun {
 	}
 
 	String describe() {
-		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset");
+		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
+				+ ", node names " + Arrays.toString(this.nodeNames);
 	}
 
 	long steps() {
@@ -549,13 +575,14 @@ final class SimRun {
 
 		final SimCallChecks.ServiceOrder serviceOrder = new SimCallChecks.ServiceOrder();
 
-		Instance(String name) {
+		Instance(String name, LockNodeNames nodeNames) {
 			this.name = name;
 			SimClient client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
 			this.client = client.watchReset(SimRun.this.watchReset);
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
-					LockCallListener.NONE, SimRun.this.plan.settings, SimRun.this.plan.tokensPerWrite);
+					LockCallListener.NONE, SimRun.this.plan.settings.withNodeNames(nodeNames),
+					SimRun.this.plan.tokensPerWrite);
 			this.client.addConnectionListener((state) -> this.disturbances++);
 			this.executor = (task) -> {
 				long session = this.client.sessionId();

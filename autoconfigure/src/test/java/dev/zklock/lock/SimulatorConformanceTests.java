@@ -365,6 +365,23 @@ class SimulatorConformanceTests {
 		});
 	}
 
+	@Test
+	void nodesNamedAsCuratorsMutexBesideThoseNamedAsItsReadWriteLock() throws Exception {
+		conforms(NO_REAPER, (side) -> {
+			ConformanceClient a = side.open("A");
+			a.createContainers(BASE).get();
+			a.createKeyAndLockNode(KEY, LockMode.EXCLUSIVE, LockNodeNames.MUTEX).get();
+			a.createLockNode(lockNode(KEY, LockMode.SHARED, LockNodeNames.MUTEX)).get();
+			ConformanceClient b = side.open("B");
+			b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE, LockNodeNames.READ_WRITE_LOCK)).get();
+			b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE, LockNodeNames.MUTEX)).get();
+			b.createKeyAndLockNode(KEY, LockMode.SHARED, LockNodeNames.MUTEX).get();
+			a.getChildren(KEY, null).get();
+			side.end(b);
+			a.getChildren(KEY, null).get();
+		});
+	}
+
 	/**
 	 * The core's first use of a key: the transaction, after the base path's containers.
 	 * @return the lock node's path
@@ -375,7 +392,11 @@ class SimulatorConformanceTests {
 	}
 
 	private static String lockNode(String key, LockMode mode) {
-		return LockNodes.path(key, LockNodes.marker(mode));
+		return lockNode(key, mode, LockNodeNames.READ_WRITE_LOCK);
+	}
+
+	private static String lockNode(String key, LockMode mode, LockNodeNames names) {
+		return LockNodes.path(key, LockNodes.marker(mode, names));
 	}
 
 	/**
