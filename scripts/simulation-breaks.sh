@@ -67,6 +67,10 @@ breaks = {
       '.thenApply((released) -> lost));', '.thenApply((released) -> null));')]),
   'last-come-first-served': ('first come first served', [('KeyLock.java',
       'this.queue.add(request);', 'this.queue.addFirst(request);')]),
+  'mutex-names-read-as-shared': ('exclusion', [('LockNodes.java',
+      'return isLockNode(child) && !child.contains(READ);', 'return child.contains(WRITE);')]),
+  'mutex-names-ordered-by-marker': ('exclusion', [('LockNodes.java',
+      'if (mutex >= 0) {\n\t\t\treturn', 'if (mutex >= 0 && Boolean.getBoolean("never")) {\n\t\t\treturn')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-30s %-22s %s' % ('break', 'expected', 'first violations (seed: promise)'))
