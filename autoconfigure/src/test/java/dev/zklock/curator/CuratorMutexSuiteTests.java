@@ -10,6 +10,8 @@ import org.apache.curator.framework.recipes.locks.TestInterProcessMutexBase;
 import org.junit.jupiter.api.AfterEach;
 
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.lock.LockCallListener;
+import dev.zklock.lock.LockSettings;
 
 /**
  * Curator's own tests of its mutex, {@code TestInterProcessMutexBase} from curator-recipes' tests
@@ -25,8 +27,16 @@ class CuratorMutexSuiteTests extends TestInterProcessMutexBase {
 	@Override
 	protected InterProcessLock makeLock(CuratorFramework client) {
 		ZkLockTemplate template = this.templates.computeIfAbsent(client,
-				(started) -> new ZkLockTemplate(started, LOCK_BASE_PATH, Duration.ofSeconds(10), false));
+				(started) -> new ZkLockTemplate(started, LOCK_BASE_PATH, Duration.ofSeconds(10), false,
+						LockCallListener.NONE, settings()));
 		return new ZkInterProcessMutex(template, "mutex");
+	}
+
+	/**
+	 * Return the settings of each client's template: the defaults here.
+	 */
+	LockSettings settings() {
+		return LockSettings.DEFAULTS;
 	}
 
 	@AfterEach
