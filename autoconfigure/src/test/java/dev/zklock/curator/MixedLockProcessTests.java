@@ -1,0 +1,163 @@
+package dev.zklock.curator;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.zklock.test.JavaProcess;
+import dev.zklock.test.ZooKeeperEnsemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Separate processes of zklock ({@code @ZkLocked} applications configured by properties) and of
+ * raw Curator on one key of a real 3-server ensemble, incrementing one counter kept in ZooKeeper
+ * ({@link MixedCounter}): Curator's {@code InterProcessMutex} beside zklock with
+ * {@code zklock.lock.node-names=mutex}, and Curator's {@code InterProcessReadWriteLock} beside
+ * zklock with its default names. During each run the process holding the key is killed with
+ * {@code SIGKILL}, once on each side. No section overlaps another, no update is lost, and each
+ * side does its share of the writes.
+ */
+@Timeout(300)
+class MixedLockProcessTests {
+
+	private static final int SESSION_MILLIS = 4000;
+
+	private static final long RUN_MILLIS = 20_000;
+
+	private static ZooKeeperEnsemble ensemble;
+
+	@BeforeAll
+	static void startEnsemble() {
+		ensemble = ZooKeeperEnsemble.builder().tickTime(200).start();
+	}
+
+	@AfterAll
+	static void stopEnsemble() {
+		if (ensemble != null) {
+			ensemble.close();
+		}
+	}
+
+	@Test
+	void zklockWithMutexNamesAndCuratorsMutex() throws Exception {
+		run("/SpringIntegration-LockRegistry", "mutex", "mutex");
+	}
+
+	@Test
+	void zklockAndCuratorsReadWriteLock() throws Exception {
+		run("/locks", "read-write-lock", "read-write");
+	}
+
+	private void run(String basePath, String nodeNames, String recipe) throws Exception {
+		String keyPath = basePath + "/orders";
+		Map<Long, JavaProcess> sessions = new ConcurrentHashMap<>();
+		List<JavaProcess> processes = new ArrayList<>();
+		try (CuratorFramework observer = client()) {
+			if (observer.checkExists().forPath(MixedCounter.ROOT) != null) {
+				observer.delete().deletingChildrenIfNeeded().forPath(MixedCounter.ROOT);
+			}
+			MixedCounter.prepare(observer);
+			try {
+				for (String name : List.of("zklock-a", "zklock-b")) {
+					processes.add(JavaProcess.builder(ZkLockedCounterApplication.class)
+						.name(name)
+						.systemProperty("zklock.connect-string", ensemble.connectString())
+						.systemProperty("zklock.session-timeout", SESSION_MILLIS + "ms")
+						.systemProperty("zklock.lock.base-path", basePath)
+						.systemProperty("zklock.lock.node-names", nodeNames)
+						.systemProperty("counter.run-millis", Long.toString(RUN_MILLIS))
+						.systemProperty("spring.main.banner-mode", "off")
+						.start());
+				}
+				for (String name : List.of("curator-c", "curator-d")) {
+					processes.add(JavaProcess.builder(CuratorCounterMain.class)
+						.name(name)
+						.args(ensemble.connectString(), recipe, keyPath, "4", Long.toString(RUN_MILLIS),
+								Integer.toString(SESSION_MILLIS))
+						.start());
+				}
+				for (JavaProcess process : processes) {
+					process.awaitOutput("^SESSION \\d+$", Duration.ofSeconds(90));
+					String line = process.outputText().lines().filter((l) -> l.startsWith("SESSION ")).findFirst().orElseThrow();
+					sessions.put(Long.parseLong(line.substring("SESSION ".length())), process);
+				}
+				Thread.sleep(3000);
+				JavaProcess zklockHolder = killHolder(observer, keyPath, sessions, Set.of("zklock-a", "zklock-b"));
+				Thread.sleep(3000);
+				JavaProcess curatorHolder = killHolder(observer, keyPath, sessions, Set.of("curator-c", "curator-d"));
+				for (JavaProcess process : processes) {
+					if (process != zklockHolder && process != curatorHolder) {
+						assertThat(process.waitFor(Duration.ofSeconds(RUN_MILLIS / 1000 + 60))).as(process.name()).isZero();
+					}
+				}
+			}
+			finally {
+				processes.forEach(JavaProcess::close);
+			}
+			List<String> writes = observer.getChildren().forPath(MixedCounter.WRITES);
+			int counter = Integer.parseInt(new String(observer.getData().forPath(MixedCounter.COUNTER), StandardCharsets.UTF_8));
+			long zklock = writes.stream().filter((write) -> write.startsWith("zklock-")).count();
+			long curator = writes.size() - zklock;
+			System.out.printf("%s: %d writes, zklock %d, curator %d, counter %d%n", recipe, writes.size(), zklock, curator,
+					counter);
+			assertThat(observer.getChildren().forPath(MixedCounter.OVERLAPS)).as("overlaps").isEmpty();
+			assertThat(counter).as("the counter: no update lost").isEqualTo(writes.size());
+			assertThat(zklock).as("zklock's writes").isGreaterThanOrEqualTo(writes.size() / 20);
+			assertThat(curator).as("Curator's writes").isGreaterThanOrEqualTo(writes.size() / 20);
+		}
+	}
+
+	/**
+	 * Kill, with {@code SIGKILL}, the process of the given names whose node holds the key (the
+	 * lowest sequence) the first time one of them is seen holding it.
+	 */
+	private static JavaProcess killHolder(CuratorFramework observer, String keyPath, Map<Long, JavaProcess> sessions,
+			Set<String> names) throws Exception {
+		long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+		while (System.nanoTime() < deadline) {
+			List<String> children = observer.getChildren().forPath(keyPath);
+			String lowest = children.stream()
+				.filter((child) -> child.matches(".*\\d{10}"))
+				.min(Comparator.comparing((String child) -> child.substring(child.length() - 10)))
+				.orElse(null);
+			if (lowest != null) {
+				Stat stat = observer.checkExists().forPath(keyPath + "/" + lowest);
+				JavaProcess owner = (stat != null) ? sessions.get(stat.getEphemeralOwner()) : null;
+				if (owner != null && names.contains(owner.name())) {
+					owner.kill();
+					System.out.println("killed " + owner.name() + ", holding " + lowest);
+					return owner;
+				}
+			}
+			Thread.sleep(1);
+		}
+		throw new AssertionError("none of " + names + " was seen holding " + keyPath + " in 20 s");
+	}
+
+	private static CuratorFramework client() throws InterruptedException {
+		CuratorFramework client = CuratorFrameworkFactory.builder()
+			.connectString(ensemble.connectString())
+			.sessionTimeoutMs(10_000)
+			.retryPolicy(new ExponentialBackoffRetry(50, 10, 1000))
+			.build();
+		client.start();
+		client.blockUntilConnected();
+		return client;
+	}
+
+}
