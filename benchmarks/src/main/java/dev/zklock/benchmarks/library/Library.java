@@ -55,6 +55,13 @@ public enum Library implements Subject.Described {
 	ZKLOCK_KEEP("zklock-keep", "zklock ZkLockTemplate (handoff, keep idle 1 s)", true,
 			"as zklock, " + ZkLockLocks.describe(ZkLockLocks.KEEP)),
 
+	/**
+	 * zklock's programmatic API with the default lock settings, its nodes named as Curator's
+	 * {@code InterProcessMutex} names its own ({@code zklock.lock.node-names=mutex}).
+	 */
+	ZKLOCK_MUTEX_NAMES("zklock-mutex-names", "zklock ZkLockTemplate (defaults, node-names=mutex)", true,
+			"as zklock, " + ZkLockLocks.describe(ZkLockLocks.MUTEX_NAMES)),
+
 	/** zklock's annotation, on a bean of a Spring Boot application. */
 	ZKLOCKED("zklocked", "zklock @ZkLocked (defaults: handoff, keep off)", true,
 			"@ZkLocked(\"#key\") on a bean method, auto-configured, default wait 30 s, zklock.lock.handoff.* and "
@@ -96,7 +103,7 @@ public enum Library implements Subject.Described {
 			case FLOOR -> new FloorCycle(client, basePath());
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
-			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
+			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);
 			case ZKLOCKED -> new ZkLockedLocks(client, basePath());
 			default -> throw unsupported("exclusive locks");
 		};
@@ -144,7 +151,7 @@ public enum Library implements Subject.Described {
 	public FencedLocks fenced(CuratorFramework client) {
 		return switch (this) {
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
-			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP -> zkLock(client);
+			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);
 			default -> throw unsupported("fencing tokens");
 		};
 	}
@@ -159,6 +166,7 @@ public enum Library implements Subject.Described {
 			case ZKLOCK -> ZkLockLocks.DEFAULTS;
 			case ZKLOCK_PER_CALL -> ZkLockLocks.PER_CALL;
 			case ZKLOCK_KEEP -> ZkLockLocks.KEEP;
+			case ZKLOCK_MUTEX_NAMES -> ZkLockLocks.MUTEX_NAMES;
 			default -> throw unsupported("ZkLockTemplate settings");
 		};
 	}

@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework;
 import dev.zklock.LockMode;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.LockCallListener;
+import dev.zklock.lock.LockNodeNames;
 import dev.zklock.lock.LockSettings;
 
 /**
@@ -24,6 +25,9 @@ final class ZkLockLocks implements FencedLocks, SharedLocks, SkippingLocks {
 	/** The defaults, but idle locks kept for a second. */
 	static final LockSettings KEEP = new LockSettings(DEFAULTS.handoff(), DEFAULTS.handoffMaxGrants(),
 			DEFAULTS.handoffMaxTime(), Duration.ofSeconds(1), DEFAULTS.keepMaxKeys());
+
+	/** The defaults, the nodes named as Curator's mutex names its own. */
+	static final LockSettings MUTEX_NAMES = DEFAULTS.withNodeNames(LockNodeNames.MUTEX);
 
 	private final ZkLockTemplate template;
 
