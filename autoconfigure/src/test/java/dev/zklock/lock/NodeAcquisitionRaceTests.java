@@ -1,0 +1,78 @@
+package dev.zklock.lock;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.zklock.LockMode;
+
+/**
+ * The race of a key's request for a node against the key giving it up, explored by Lincheck's
+ * model checker: a {@link NodeAcquisition} started on one thread (a caller that found the key
+ * free) while another abandons it (a caller whose wait ended, or the key retiring). The
+ * acquisition is the library's own; under it is the deterministic simulator's client and
+ * server (the model of ZooKeeper held to a real server by {@code SimulatorConformanceTests}),
+ * whose replies are delivered once both threads are done. Whatever the order, the request
+ * never holds the key and leaves no node behind.
+ */
+@Timeout(120)
+class NodeAcquisitionRaceTests {
+
+	/**
+	 * How many interleavings the test runs.
+	 */
+	private static final int INVOCATIONS = 100;
+
+	private static final String KEY = "/zklock/locks/k";
+
+	@Test
+	void anAcquisitionAbandonedWhileItStartsNeverHoldsAndLeavesNoNode() {
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> {
+			SimWorld world = new SimWorld(1, 0);
+			SimServer server = new SimServer();
+			SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
+			world.runUntil(SimWorld.millis(50));
+			AtomicBoolean granted = new AtomicBoolean();
+			NodeAcquisition acquisition = new NodeAcquisition(client, KEY, LockMode.EXCLUSIVE,
+					LockNodeNames.READ_WRITE_LOCK, new KeyNodes(), new Stalls(client), (node) -> granted.set(true));
+			Thread starting = start(acquisition::start);
+			Thread abandoning = start(acquisition::abandon);
+			join(starting, abandoning);
+			world.runUntil(world.now() + SimWorld.millis(2000));
+			check(!granted.get(), "an abandoned request was granted");
+			SimServer.Node key = server.node(KEY);
+			check(key == null || key.children.isEmpty(), "nodes left behind: " + ((key != null) ? key.children : ""));
+		});
+	}
+
+	/**
+	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
+	 * instrumentation.
+	 */
+	private static void check(boolean holds, String otherwise) {
+		if (!holds) {
+			throw new AssertionError(otherwise);
+		}
+	}
+
+	private static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(Thread... threads) {
+		for (Thread thread : threads) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+}
