@@ -1,6 +1,7 @@
 package dev.zklock.systemtest.shedlock;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -106,7 +107,7 @@ enum LockProviderSetup {
 		catch (ClassNotFoundException ex) {
 			return false;
 		}
-		catch (java.io.IOException ex) {
+		catch (IOException ex) {
 			throw new IllegalStateException("Could not close the class loader of " + classpath, ex);
 		}
 	}

@@ -2,9 +2,12 @@ package dev.zklock.systemtest.shedlock;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -31,6 +34,12 @@ final class ScheduledRuns {
 	 * How much earlier than its tick a run may start and still belong to it.
 	 */
 	static final Duration EARLY_START = Duration.ofMillis(100);
+
+	/**
+	 * The time a lock takes to be free for the other instances once its holder released it (the
+	 * release reaching ZooKeeper).
+	 */
+	static final Duration RELEASE = Duration.ofMillis(100);
 
 	private final List<Operation> starts;
 
@@ -68,7 +77,7 @@ final class ScheduledRuns {
 	 * Return the start records of the runs, by tick.
 	 * @return the runs of each tick that has one, in the order of the ticks
 	 */
-	Map<Long, List<Operation>> byTick() {
+	NavigableMap<Long, List<Operation>> byTick() {
 		return this.starts.stream()
 			.collect(Collectors.groupingBy((run) -> tickOf(run.start()), TreeMap::new, Collectors.toList()));
 	}
@@ -90,12 +99,28 @@ final class ScheduledRuns {
 	 * @return the ticks without a run
 	 */
 	List<Long> missedFrom(long first) {
-		Map<Long, List<Operation>> byTick = byTick();
-		long last = byTick.isEmpty() ? first : ((TreeMap<Long, List<Operation>>) byTick).lastKey();
-		return LongStream.iterate(first, (tick) -> tick <= last, (tick) -> tick + PERIOD.toMillis())
+		NavigableMap<Long, List<Operation>> byTick = byTick();
+		if (byTick.isEmpty()) {
+			return List.of();
+		}
+		return LongStream.iterate(first, (tick) -> tick <= byTick.lastKey(), (tick) -> tick + PERIOD.toMillis())
 			.filter((tick) -> !byTick.containsKey(tick))
 			.boxed()
 			.toList();
+	}
+
+	/**
+	 * Return the ticks from the given one to the last that ran, that did not run although the
+	 * lock of the run before them was due to be free: that run had ended, and its
+	 * {@code lockAtLeastFor} had passed, at least {@link #RELEASE} before the tick. Every
+	 * instance skips a tick into which the run before it holds its lock (a run that takes
+	 * longer than the time left to the next tick), as ShedLock means it to.
+	 * @param first the first tick, epoch milliseconds
+	 * @param lockAtLeastFor the job's {@code lockAtLeastFor}
+	 * @return the ticks without a run, whose lock was free
+	 */
+	List<Long> missedWhileFree(long first, Duration lockAtLeastFor) {
+		return missedFrom(first).stream().filter((tick) -> freeBefore(tick, lockAtLeastFor)).toList();
 	}
 
 	/**
@@ -144,7 +169,7 @@ final class ScheduledRuns {
 	Optional<Operation> firstStartAfter(long since, String process) {
 		return this.starts.stream()
 			.filter((run) -> run.start() > since && !run.process().equals(process))
-			.min((one, other) -> Long.compare(one.start(), other.start()));
+			.min(Comparator.comparingLong(Operation::start));
 	}
 
 	/**
@@ -153,16 +178,42 @@ final class ScheduledRuns {
 	 * @return whether it ended
 	 */
 	boolean hasEnded(Operation start) {
+		return endOf(start).isPresent();
+	}
+
+	private boolean freeBefore(long tick, Duration lockAtLeastFor) {
+		Optional<Operation> before = this.starts.stream()
+			.filter((run) -> run.start() < tick)
+			.max(Comparator.comparingLong(Operation::start));
+		if (before.isEmpty()) {
+			return true;
+		}
+		Operation run = before.get();
+		OptionalLong end = endOf(run);
+		if (end.isEmpty()) {
+			return false;
+		}
+		long due = Math.max(end.getAsLong(), run.start() + lockAtLeastFor.toMillis());
+		return due <= tick - RELEASE.toMillis();
+	}
+
+	private OptionalLong endOf(Operation start) {
 		return this.ends.stream()
-			.anyMatch((end) -> end.process().equals(start.process()) && end.start() == start.start());
+			.filter((end) -> end.process().equals(start.process()) && end.start() == start.start())
+			.mapToLong(Operation::end)
+			.findFirst();
+	}
+
+	private String describe(Operation run) {
+		OptionalLong end = endOf(run);
+		return run.process() + " " + run.start() + ".." + (end.isPresent() ? Long.toString(end.getAsLong()) : "");
 	}
 
 	@Override
 	public String toString() {
 		return byTick().entrySet()
 			.stream()
-			.map((tick) -> tick.getKey() + ": "
-					+ tick.getValue().stream().map((run) -> run.process() + "@" + run.start()).toList())
+			.map((tick) -> tick.getKey() + ": " + tick.getValue().stream().map(this::describe).toList())
 			.collect(Collectors.joining("\n"));
 	}
 
