@@ -136,7 +136,7 @@ class SchedulerLockMigrationTests {
 
 		ScheduledRuns runs = runs();
 		System.out.printf("[shedlock] %s: runs per instance %s from tick %d, latest start %d ms after its tick, "
-				+ "ticks skipped while the run before held its lock %s%n", setup, runs.perProcess(), first,
+				+ "ticks without a run %s%n", setup, runs.perProcess(), first,
 				runs.maxLateness().toMillis(), runs.missedFrom(first));
 		Map<Long, List<Operation>> twice = runs.ranMoreThanOnce();
 		assertThat(twice).as("ticks run more than once (%s); see %s; runs by tick:%n%s", setup, this.folder, runs)
