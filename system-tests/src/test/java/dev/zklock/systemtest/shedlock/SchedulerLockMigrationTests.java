@@ -86,11 +86,15 @@ class SchedulerLockMigrationTests {
 
 	@AfterEach
 	void stop() {
-		this.processes.forEach(ReportProcess::close);
-		this.processes.clear();
-		if (this.ensemble != null) {
-			this.ensemble.close();
-			this.ensemble = null;
+		try {
+			this.processes.forEach(ReportProcess::close);
+		}
+		finally {
+			this.processes.clear();
+			if (this.ensemble != null) {
+				this.ensemble.close();
+				this.ensemble = null;
+			}
 		}
 	}
 
