@@ -28,6 +28,12 @@ public enum OpKind {
 	COMPONENT_RUN("component-run"),
 
 	/**
+	 * One run of a {@code @SchedulerLock} job: a record when it starts ({@code start} and
+	 * {@code end} equal) and one when it ends, the detail saying which.
+	 */
+	SCHEDULED_RUN("scheduled-run"),
+
+	/**
 	 * The process learnt it became leader, with the term's epoch.
 	 */
 	LEADER_GRANTED("leader-granted"),
