@@ -1,0 +1,121 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jetbrains.lincheck.Lincheck;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.zklock.LockMode;
+
+/**
+ * A call withdrawn on its own thread while ZooKeeper's event thread grants it, explored by
+ * Lincheck's model checker: an asynchronous call of the real {@link LockEngine} cancelled by the
+ * user's thread while another thread delivers the replies that grant its key (the grant of the
+ * key's node, then the local grant and its check, on the event thread). Under the engine is the
+ * deterministic simulator's client and server (the model of ZooKeeper held to a real server by
+ * {@code SimulatorConformanceTests}), made thread-safe as ZooKeeper's client is: every request
+ * and every delivered reply under one monitor ({@link SerializedPort}). Whatever the order, the key is not left held: once
+ * both threads are done, a call that was granted after all is released as its caller would, and
+ * the next call on the key gets it.
+ */
+@Timeout(120)
+class AsyncAcquisitionRaceTests {
+
+	/**
+	 * How many interleavings the test runs.
+	 */
+	private static final int INVOCATIONS = 100;
+
+	/**
+	 * How many of the simulator's events the event thread runs beside the user's: enough for a
+	 * call on a free key to be granted (its key's first use, the base path's containers, the use
+	 * again, its read). Few, so that the model checker does not take the loop for a hang.
+	 */
+	private static final int STEPS_BESIDE = 12;
+
+	/**
+	 * How many are run after both threads: enough for every request to be answered.
+	 */
+	private static final int STEPS_AFTER = 60;
+
+	static {
+		// The simulated server names sequential nodes with String.format: its locale data is
+		// loaded here, outside the model checker, which cannot load it.
+		String.format("%010d", 1);
+	}
+
+	@Test
+	void aCallCancelledWhileTheEventThreadGrantsItLeavesTheKeyFree() {
+		Lincheck.runConcurrentTest(INVOCATIONS, () -> {
+			SimWorld world = new SimWorld(1, 0);
+			SimServer server = new SimServer();
+			SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
+			world.runUntil(SimWorld.millis(50));
+			SerializedPort port = new SerializedPort(client);
+			Object monitor = port.monitor();
+			LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE,
+					false, LockCallListener.NONE, LockSettings.DEFAULTS, 2);
+			CompletableFuture<Acquisition> call = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
+					Duration.ofSeconds(-1), Runnable::run);
+			Thread events = start(() -> run(world, monitor, STEPS_BESIDE));
+			Thread user = start(() -> call.cancel(false));
+			join(events, user);
+			run(world, monitor, STEPS_AFTER);
+			if (!call.isCancelled()) {
+				check(call.isDone(), "a call neither cancelled nor answered");
+				engine.releaseAsync(call.join());
+				run(world, monitor, STEPS_AFTER);
+			}
+			CompletableFuture<Acquisition> next = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
+					Duration.ofSeconds(-1), Runnable::run);
+			run(world, monitor, STEPS_AFTER);
+			check(next.isDone() && !next.isCompletedExceptionally() && next.join() != null,
+					"the next call on the key is not granted: the withdrawn call's grant is still held");
+		});
+	}
+
+	/**
+	 * Deliver the simulator's events due, on the calling thread, one at a time under the monitor.
+	 */
+	private static void run(SimWorld world, Object monitor, int steps) {
+		for (int i = 0; i < steps; i++) {
+			synchronized (monitor) {
+				if (!world.step()) {
+					return;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
+	 * instrumentation.
+	 */
+	private static void check(boolean holds, String otherwise) {
+		if (!holds) {
+			throw new AssertionError(otherwise);
+		}
+	}
+
+	private static Thread start(Runnable task) {
+		Thread thread = new Thread(task);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(Thread... threads) {
+		for (Thread thread : threads) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException(ex);
+			}
+		}
+	}
+
+}
