@@ -273,7 +273,10 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 			List<CompletableFuture<Void>> firstChecks;
 			synchronized (this.joinMonitor) {
 				this.running = true;
-				firstChecks = this.elections.all().stream().map(GroupElection::start).toList();
+				firstChecks = this.elections.all()
+					.stream()
+					.map(GroupElection::start)
+					.toList();
 			}
 			await(firstChecks, "Still joining the leader elections of " + groups() + " after "
 					+ this.timeout.toMillis() + "ms; continuing in the background");
