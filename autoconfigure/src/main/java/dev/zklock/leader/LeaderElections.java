@@ -10,9 +10,11 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 import dev.zklock.LeaderTerm;
@@ -51,6 +53,8 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private static final Log logger = LogFactory.getLog(LeaderElections.class);
 
+	private static final Pauses NO_PAUSES = (since) -> false;
+
 	private final String participantId;
 
 	private final Duration timeout;
@@ -59,7 +63,7 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 
 	private final GroupElections elections;
 
-	private final PauseMonitor pauseMonitor;
+	private final @Nullable PauseMonitor pauseMonitor;
 
 	private final LeadershipListeners listeners;
 
@@ -70,6 +74,12 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	private volatile @Nullable LeaderComponents components;
 
 	private final Object lifecycleMonitor = new Object();
+
+	/**
+	 * Guards {@link #running} against a join, held only while elections are started or the
+	 * flag is changed, never while waiting for ZooKeeper.
+	 */
+	private final Object joinMonitor = new Object();
 
 	private volatile boolean running;
 
@@ -96,15 +106,32 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	LeaderElections(CuratorFramework client, String basePath, String participantId, Duration timeout,
 			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups,
 			UnaryOperator<Pauses> pauses) {
+		this(PauseMonitor.forClient(client), pauses, (scheduler) -> new CuratorPort(client, scheduler), basePath,
+				participantId, timeout, publisher, methods, groups);
+	}
+
+	/**
+	 * Create the elections over a port of the caller's choice, with no pause ever seen: for
+	 * tests whose controlled scheduler runs them without a client and its threads.
+	 */
+	LeaderElections(ZooKeeperPort port, String basePath, String participantId, Duration timeout,
+			ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
+		this(null, UnaryOperator.identity(), (scheduler) -> port, basePath, participantId, timeout, publisher, methods,
+				groups);
+	}
+
+	private LeaderElections(@Nullable PauseMonitor pauseMonitor, UnaryOperator<Pauses> pauses,
+			Function<ScheduledExecutorService, ZooKeeperPort> ports, String basePath, String participantId,
+			Duration timeout, ApplicationEventPublisher publisher, LeaderMethods methods, Collection<String> groups) {
 		this.participantId = participantId;
 		this.timeout = timeout;
 		this.events = new LeadershipEvents(this, participantId, publisher);
-		this.pauseMonitor = PauseMonitor.forClient(client);
+		this.pauseMonitor = pauseMonitor;
 		this.listeners = new LeadershipListeners(this.events);
 		this.listeners.add(this.waiters);
-		Pauses seen = pauses.apply(this.pauseMonitor);
+		Pauses seen = pauses.apply((pauseMonitor != null) ? pauseMonitor : NO_PAUSES);
 		this.scheduler = scheduler();
-		ZooKeeperPort port = new CuratorPort(client, this.scheduler);
+		ZooKeeperPort port = ports.apply(this.scheduler);
 		this.elections = new GroupElections((group) -> new GroupElection(group, participantId, port,
 				ElectionNodes.path(basePath, group), this.listeners, seen, timeout));
 		groups.forEach((group) -> join(validGroup(group)));
@@ -133,10 +160,18 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 		}
 	}
 
+	/**
+	 * Join the election of a group, at once if the application runs: under the join monitor, so
+	 * that a stop that has left the elections finds every election a join started, and a join
+	 * after it starts none. A group found on another thread (a {@code @ZkLeader} method
+	 * resolved late, a leader-only component created late) may be joined at any time.
+	 */
 	private void join(String group) {
-		GroupElection election = this.elections.join(group);
-		if (this.running) {
-			election.start();
+		synchronized (this.joinMonitor) {
+			GroupElection election = this.elections.join(group);
+			if (this.running) {
+				election.start();
+			}
 		}
 	}
 
@@ -235,11 +270,14 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 			if (this.running) {
 				return;
 			}
-			this.running = true;
-			List<CompletableFuture<Void>> firstChecks = this.elections.all()
-				.stream()
-				.map(GroupElection::start)
-				.toList();
+			List<CompletableFuture<Void>> firstChecks;
+			synchronized (this.joinMonitor) {
+				this.running = true;
+				firstChecks = this.elections.all()
+					.stream()
+					.map(GroupElection::start)
+					.toList();
+			}
 			await(firstChecks, "Still joining the leader elections of " + groups() + " after "
 					+ this.timeout.toMillis() + "ms; continuing in the background");
 		}
@@ -264,7 +302,9 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 			if (!this.running) {
 				return;
 			}
-			this.running = false;
+			synchronized (this.joinMonitor) {
+				this.running = false;
+			}
 			LeaderComponents components = this.components;
 			if (components != null) {
 				components.stopAll();
@@ -296,7 +336,9 @@ public final class LeaderElections implements ZkLeadership, SmartLifecycle, Disp
 	public void destroy() {
 		stop();
 		this.events.close();
-		this.pauseMonitor.close();
+		if (this.pauseMonitor != null) {
+			this.pauseMonitor.close();
+		}
 		this.scheduler.shutdownNow();
 	}
 
