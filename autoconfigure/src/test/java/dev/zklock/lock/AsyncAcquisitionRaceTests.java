@@ -16,8 +16,8 @@ import dev.zklock.LockMode;
  * user's thread while another thread delivers the replies that grant its key (the grant of the
  * key's node, then the local grant and its check, on the event thread). Under the engine is the
  * deterministic simulator's client and server (the model of ZooKeeper held to a real server by
- * {@code SimulatorConformanceTests}), made thread-safe as ZooKeeper's client is: every request
- * and every delivered reply under one monitor ({@link SerializedPort}). Whatever the order, the key is not left held: once
+ * {@code SimulatorConformanceTests}), taking requests from any thread as ZooKeeper's client does
+ * ({@link QueuedPort}): they are sent by the thread that delivers the events. Whatever the order, the key is not left held: once
  * both threads are done, a call that was granted after all is released as its caller would, and
  * the next call on the key gets it.
  */
@@ -54,39 +54,34 @@ class AsyncAcquisitionRaceTests {
 			SimServer server = new SimServer();
 			SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
 			world.runUntil(SimWorld.millis(50));
-			SerializedPort port = new SerializedPort(client);
-			Object monitor = port.monitor();
+			QueuedPort port = new QueuedPort(client);
 			LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE,
 					false, LockCallListener.NONE, LockSettings.DEFAULTS, 2);
 			CompletableFuture<Acquisition> call = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 					Duration.ofSeconds(-1), Runnable::run);
-			Thread events = start(() -> run(world, monitor, STEPS_BESIDE));
+			Thread events = start(() -> run(port, world, STEPS_BESIDE));
 			Thread user = start(() -> call.cancel(false));
 			join(events, user);
-			run(world, monitor, STEPS_AFTER);
+			run(port, world, STEPS_AFTER);
 			if (!call.isCancelled()) {
 				check(call.isDone(), "a call neither cancelled nor answered");
 				engine.releaseAsync(call.join());
-				run(world, monitor, STEPS_AFTER);
+				run(port, world, STEPS_AFTER);
 			}
 			CompletableFuture<Acquisition> next = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 					Duration.ofSeconds(-1), Runnable::run);
-			run(world, monitor, STEPS_AFTER);
+			run(port, world, STEPS_AFTER);
 			check(next.isDone() && !next.isCompletedExceptionally() && next.join() != null,
 					"the next call on the key is not granted: the withdrawn call's grant is still held");
 		});
 	}
 
 	/**
-	 * Deliver the simulator's events due, on the calling thread, one at a time under the monitor.
+	 * Deliver the simulator's events, on the calling thread, the requests queued before each.
 	 */
-	private static void run(SimWorld world, Object monitor, int steps) {
-		for (int i = 0; i < steps; i++) {
-			synchronized (monitor) {
-				if (!world.step()) {
-					return;
-				}
-			}
+	private static void run(QueuedPort port, SimWorld world, int steps) {
+		for (int i = 0; i < steps && port.step(world); i++) {
+			// One event at a time.
 		}
 	}
 
