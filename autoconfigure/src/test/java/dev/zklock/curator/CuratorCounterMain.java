@@ -13,7 +13,7 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * reads under its read lock, the others write under its write lock) on one path, each a lock
  * object of its own, and run {@link MixedCounter}'s sections until the run's time is over. Prints
  * {@code SESSION <id>} once connected. Arguments: connect string, recipe, lock path, threads,
- * run time in milliseconds, session timeout in milliseconds.
+ * run time in milliseconds, session timeout in milliseconds, the name its writes carry.
  */
 public final class CuratorCounterMain {
 
@@ -33,7 +33,7 @@ public final class CuratorCounterMain {
 		client.start();
 		client.blockUntilConnected();
 		System.out.println("SESSION " + client.getZookeeperClient().getZooKeeper().getSessionId());
-		MixedCounter counter = new MixedCounter(client, "curator");
+		MixedCounter counter = new MixedCounter(client, args[6]);
 		Thread[] running = new Thread[threads];
 		for (int i = 0; i < threads; i++) {
 			boolean reader = recipe.equals("read-write") && i == 0;

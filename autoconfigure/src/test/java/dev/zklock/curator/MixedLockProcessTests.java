@@ -84,6 +84,7 @@ class MixedLockProcessTests {
 						.systemProperty("zklock.lock.base-path", basePath)
 						.systemProperty("zklock.lock.node-names", nodeNames)
 						.systemProperty("counter.run-millis", Long.toString(RUN_MILLIS))
+						.systemProperty("counter.side", name)
 						.systemProperty("spring.main.banner-mode", "off")
 						.start());
 				}
@@ -91,7 +92,7 @@ class MixedLockProcessTests {
 					processes.add(JavaProcess.builder(CuratorCounterMain.class)
 						.name(name)
 						.args(ensemble.connectString(), recipe, keyPath, "4", Long.toString(RUN_MILLIS),
-								Integer.toString(SESSION_MILLIS))
+								Integer.toString(SESSION_MILLIS), name)
 						.start());
 				}
 				for (JavaProcess process : processes) {
@@ -117,12 +118,32 @@ class MixedLockProcessTests {
 			int counter = Integer.parseInt(new String(observer.getData().forPath(MixedCounter.COUNTER), StandardCharsets.UTF_8));
 			long zklock = writes.stream().filter((write) -> write.startsWith("zklock-")).count();
 			long curator = writes.size() - zklock;
-			System.out.printf("%s: %d writes, zklock %d, curator %d, counter %d%n", recipe, writes.size(), zklock, curator,
-					counter);
+			// A turn: writes of one process in a row, between writes of others (a zklock instance
+			// passes the key among its threads; each thread of Curator has a node of its own).
+			List<String> order = writes.stream()
+				.sorted(Comparator.comparing((String write) -> write.substring(write.length() - 10)))
+				.map((write) -> write.substring(0, write.length() - 11))
+				.toList();
+			int zklockTurns = 0;
+			int curatorTurns = 0;
+			for (int i = 0; i < order.size(); i++) {
+				if (i == 0 || !order.get(i).equals(order.get(i - 1))) {
+					if (order.get(i).startsWith("zklock-")) {
+						zklockTurns++;
+					}
+					else {
+						curatorTurns++;
+					}
+				}
+			}
+			System.out.printf("%s: %d writes, zklock %d in %d turns, curator %d in %d turns, counter %d%n", recipe,
+					writes.size(), zklock, zklockTurns, curator, curatorTurns, counter);
 			assertThat(observer.getChildren().forPath(MixedCounter.OVERLAPS)).as("overlaps").isEmpty();
 			assertThat(counter).as("the counter: no update lost").isEqualTo(writes.size());
 			assertThat(zklock).as("zklock's writes").isGreaterThanOrEqualTo(writes.size() / 20);
 			assertThat(curator).as("Curator's writes").isGreaterThanOrEqualTo(writes.size() / 20);
+			assertThat(zklockTurns).as("zklock's turns").isGreaterThanOrEqualTo((zklockTurns + curatorTurns) / 10);
+			assertThat(curatorTurns).as("Curator's turns").isGreaterThanOrEqualTo((zklockTurns + curatorTurns) / 10);
 			assertThat(killed).as("a holder of each side killed").hasSize(2);
 		}
 	}

@@ -18,8 +18,8 @@ import org.springframework.context.annotation.Configuration;
  * key {@code orders}, configured by properties only (the base path, and
  * {@code zklock.lock.node-names} where the other side is Curator's mutex). The first of its
  * threads reads under the shared lock, the others write under the exclusive one, running
- * {@link MixedCounter}'s sections until {@code counter.run-millis} is over. Prints
- * {@code SESSION <id>} once started.
+ * {@link MixedCounter}'s sections until {@code counter.run-millis} is over, its writes named
+ * after {@code counter.side}. Prints {@code SESSION <id>} once started.
  */
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class })
@@ -27,7 +27,7 @@ public class ZkLockedCounterApplication {
 
 	@Bean
 	Orders orders(CuratorFramework client) {
-		return new Orders(new MixedCounter(client, "zklock"));
+		return new Orders(new MixedCounter(client, System.getProperty("counter.side", "zklock")));
 	}
 
 	public static void main(String[] args) throws Exception {
