@@ -1,6 +1,8 @@
 package dev.zklock.curator;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -27,6 +29,16 @@ final class MixedCounter {
 
 	static final String OVERLAPS = ROOT + "/overlaps";
 
+	/**
+	 * Created by the test to end the run.
+	 */
+	static final String STOP = ROOT + "/stop";
+
+	/**
+	 * The longest a process runs if the test never ends the run.
+	 */
+	private static final long LIFETIME_MILLIS = 180_000;
+
 	private final CuratorFramework client;
 
 	private final String side;
@@ -40,6 +52,29 @@ final class MixedCounter {
 		client.create().creatingParentsIfNeeded().forPath(COUNTER, "0".getBytes(StandardCharsets.UTF_8));
 		client.create().forPath(WRITES);
 		client.create().forPath(OVERLAPS);
+	}
+
+	/**
+	 * Return whether the run is over: the test created {@link #STOP}, or the process has run for
+	 * its longest lifetime. Looked at in ZooKeeper every 200 milliseconds, on a thread of its own.
+	 */
+	static BooleanSupplier runUntilStopped(CuratorFramework client) {
+		AtomicBoolean stopped = new AtomicBoolean();
+		long end = System.currentTimeMillis() + LIFETIME_MILLIS;
+		Thread watching = new Thread(() -> {
+			try {
+				while (client.checkExists().forPath(STOP) == null && System.currentTimeMillis() < end) {
+					Thread.sleep(200);
+				}
+			}
+			catch (Exception ex) {
+				ex.printStackTrace();
+			}
+			stopped.set(true);
+		}, "stop-watch");
+		watching.setDaemon(true);
+		watching.start();
+		return stopped::get;
 	}
 
 	void write() throws Exception {

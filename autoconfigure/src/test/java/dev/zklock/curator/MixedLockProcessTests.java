@@ -39,7 +39,10 @@ class MixedLockProcessTests {
 
 	private static final int SESSION_MILLIS = 4000;
 
-	private static final long RUN_MILLIS = 20_000;
+	/**
+	 * How long the processes go on after the kills, before the test ends the run.
+	 */
+	private static final long AFTER_KILLS_MILLIS = 5000;
 
 	private static ZooKeeperEnsemble ensemble;
 
@@ -83,7 +86,6 @@ class MixedLockProcessTests {
 						.systemProperty("zklock.session-timeout", SESSION_MILLIS + "ms")
 						.systemProperty("zklock.lock.base-path", basePath)
 						.systemProperty("zklock.lock.node-names", nodeNames)
-						.systemProperty("counter.run-millis", Long.toString(RUN_MILLIS))
 						.systemProperty("counter.side", name)
 						.systemProperty("spring.main.banner-mode", "off")
 						.start());
@@ -91,8 +93,7 @@ class MixedLockProcessTests {
 				for (String name : List.of("curator-c", "curator-d")) {
 					processes.add(JavaProcess.builder(CuratorCounterMain.class)
 						.name(name)
-						.args(ensemble.connectString(), recipe, keyPath, "4", Long.toString(RUN_MILLIS),
-								Integer.toString(SESSION_MILLIS), name)
+						.args(ensemble.connectString(), recipe, keyPath, "4", Integer.toString(SESSION_MILLIS), name)
 						.start());
 				}
 				for (JavaProcess process : processes) {
@@ -105,9 +106,11 @@ class MixedLockProcessTests {
 				Thread.sleep(3000);
 				JavaProcess curatorHolder = killHolder(observer, keyPath, sessions, Set.of("curator-c", "curator-d"),
 						killed);
+				Thread.sleep(AFTER_KILLS_MILLIS);
+				observer.create().forPath(MixedCounter.STOP);
 				for (JavaProcess process : processes) {
 					if (process != zklockHolder && process != curatorHolder) {
-						assertThat(process.waitFor(Duration.ofSeconds(RUN_MILLIS / 1000 + 60))).as(process.name()).isZero();
+						assertThat(process.waitFor(Duration.ofSeconds(60))).as(process.name()).isZero();
 					}
 				}
 			}

@@ -1,5 +1,7 @@
 package dev.zklock.curator;
 
+import java.util.function.BooleanSupplier;
+
 import dev.zklock.LockMode;
 import dev.zklock.annotation.ZkLocked;
 import dev.zklock.autoconfigure.ZkLockAutoConfiguration;
@@ -18,8 +20,8 @@ import org.springframework.context.annotation.Configuration;
  * key {@code orders}, configured by properties only (the base path, and
  * {@code zklock.lock.node-names} where the other side is Curator's mutex). The first of its
  * threads reads under the shared lock, the others write under the exclusive one, running
- * {@link MixedCounter}'s sections until {@code counter.run-millis} is over, its writes named
- * after {@code counter.side}. Prints {@code SESSION <id>} once started.
+ * {@link MixedCounter}'s sections until the test ends the run, its writes named after
+ * {@code counter.side}. Prints {@code SESSION <id>} once started.
  */
 @Configuration(proxyBeanMethods = false)
 @ImportAutoConfiguration({ ZooKeeperAutoConfiguration.class, ZkLockAutoConfiguration.class })
@@ -37,14 +39,14 @@ public class ZkLockedCounterApplication {
 		CuratorFramework client = context.getBean(CuratorFramework.class);
 		System.out.println("SESSION " + client.getZookeeperClient().getZooKeeper().getSessionId());
 		Orders orders = context.getBean(Orders.class);
-		long end = System.currentTimeMillis() + Long.getLong("counter.run-millis", 20_000);
+		BooleanSupplier stopped = MixedCounter.runUntilStopped(client);
 		int threads = Integer.getInteger("counter.threads", 4);
 		Thread[] running = new Thread[threads];
 		for (int i = 0; i < threads; i++) {
 			boolean reader = (i == 0);
 			running[i] = new Thread(() -> {
 				try {
-					while (System.currentTimeMillis() < end) {
+					while (!stopped.getAsBoolean()) {
 						if (reader) {
 							orders.read();
 						}

@@ -36,10 +36,17 @@ final class QueuedPort implements ZooKeeperPort {
 	 * @return whether there was an event to run
 	 */
 	boolean step(SimWorld world) {
+		send();
+		return world.step();
+	}
+
+	/**
+	 * On the thread that delivers the simulator's events: send the requests queued.
+	 */
+	void send() {
 		for (Runnable request = this.requests.poll(); request != null; request = this.requests.poll()) {
 			request.run();
 		}
-		return world.step();
 	}
 
 	@Override
