@@ -4,20 +4,20 @@ package dev.zklock.leader;
  * Threads and checks for the tests that Lincheck's model checker runs: plain threads, joined
  * without a timeout (the scheduler decides when they run), and a check that fails with an
  * {@link AssertionError} rather than through AssertJ, whose service loading fails under the
- * checker's instrumentation.
+ * checker's instrumentation. Shared by the race tests of {@code dev.zklock.lock}.
  */
-final class RaceThreads {
+public final class RaceThreads {
 
 	private RaceThreads() {
 	}
 
-	static Thread start(Runnable task) {
+	public static Thread start(Runnable task) {
 		Thread thread = new Thread(task);
 		thread.start();
 		return thread;
 	}
 
-	static void join(Thread... threads) {
+	public static void join(Thread... threads) {
 		for (Thread thread : threads) {
 			if (!joinUninterruptibly(thread)) {
 				throw new AssertionError("interrupted while joining " + thread);
@@ -45,7 +45,7 @@ final class RaceThreads {
 		}
 	}
 
-	static void check(boolean holds, String otherwise) {
+	public static void check(boolean holds, String otherwise) {
 		if (!holds) {
 			throw new AssertionError(otherwise);
 		}

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.LockMode;
+import dev.zklock.leader.RaceThreads;
 
 /**
  * A call withdrawn on its own thread while ZooKeeper's event thread grants it, explored by
@@ -62,19 +63,19 @@ class AsyncAcquisitionRaceTests {
 					false, LockCallListener.NONE, LockSettings.DEFAULTS, 2);
 			CompletableFuture<Acquisition> call = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 					Duration.ofSeconds(-1), Runnable::run);
-			Thread events = start(() -> run(port, world, STEPS_BESIDE));
-			Thread user = start(() -> call.cancel(false));
-			join(events, user);
+			Thread events = RaceThreads.start(() -> run(port, world, STEPS_BESIDE));
+			Thread user = RaceThreads.start(() -> call.cancel(false));
+			RaceThreads.join(events, user);
 			run(port, world, STEPS_AFTER);
 			if (!call.isCancelled()) {
-				check(call.isDone(), "a call neither cancelled nor answered");
+				RaceThreads.check(call.isDone(), "a call neither cancelled nor answered");
 				engine.releaseAsync(call.join());
 				run(port, world, STEPS_AFTER);
 			}
 			CompletableFuture<Acquisition> next = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 					Duration.ofSeconds(-1), Runnable::run);
 			run(port, world, STEPS_AFTER);
-			check(next.isDone() && !next.isCompletedExceptionally() && next.join() != null,
+			RaceThreads.check(next.isDone() && !next.isCompletedExceptionally() && next.join() != null,
 					"the next call on the key is not granted: the withdrawn call's grant is still held");
 		});
 	}
@@ -85,34 +86,6 @@ class AsyncAcquisitionRaceTests {
 	private static void run(QueuedPort port, SimWorld world, int steps) {
 		for (int i = 0; i < steps && port.step(world); i++) {
 			// One event at a time.
-		}
-	}
-
-	/**
-	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
-	 * instrumentation.
-	 */
-	private static void check(boolean holds, String otherwise) {
-		if (!holds) {
-			throw new AssertionError(otherwise);
-		}
-	}
-
-	private static Thread start(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.start();
-		return thread;
-	}
-
-	private static void join(Thread... threads) {
-		for (Thread thread : threads) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
 		}
 	}
 

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.LockMode;
+import dev.zklock.leader.RaceThreads;
 
 /**
  * The race of a key's request for a node against the key giving it up, explored by Lincheck's
@@ -50,44 +51,17 @@ class NodeAcquisitionRaceTests {
 			AtomicBoolean granted = new AtomicBoolean();
 			NodeAcquisition acquisition = new NodeAcquisition(client, KEY, LockMode.EXCLUSIVE,
 					LockNodeNames.READ_WRITE_LOCK, new KeyNodes(), new Stalls(client), (node) -> granted.set(true));
-			Thread starting = start(acquisition::start);
-			Thread abandoning = start(acquisition::abandon);
-			join(starting, abandoning);
+			Thread starting = RaceThreads.start(acquisition::start);
+			Thread abandoning = RaceThreads.start(acquisition::abandon);
+			RaceThreads.join(starting, abandoning);
 			for (int i = 0; i < STEPS_AFTER && world.step(); i++) {
 				// Replies, and the requests they lead to.
 			}
-			check(!granted.get(), "an abandoned request was granted");
+			RaceThreads.check(!granted.get(), "an abandoned request was granted");
 			SimServer.Node key = server.node(KEY);
-			check(key == null || key.children.isEmpty(), "nodes left behind: " + ((key != null) ? key.children : ""));
+			RaceThreads.check(key == null || key.children.isEmpty(),
+					"nodes left behind: " + ((key != null) ? key.children : ""));
 		});
-	}
-
-	/**
-	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
-	 * instrumentation.
-	 */
-	private static void check(boolean holds, String otherwise) {
-		if (!holds) {
-			throw new AssertionError(otherwise);
-		}
-	}
-
-	private static Thread start(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.start();
-		return thread;
-	}
-
-	private static void join(Thread... threads) {
-		for (Thread thread : threads) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-		}
 	}
 
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.zklock.LockMode;
+import dev.zklock.leader.RaceThreads;
 import dev.zklock.zookeeper.ZooKeeperPort;
 
 /**
@@ -46,10 +47,10 @@ class SessionGuardRaceTests {
 			ConnectionFactsPort port = new ConnectionFactsPort(true, SESSION, 100);
 			SessionGuard guard = guard(port);
 			ActiveLock lock = lock(port);
-			Thread granting = start(() -> guard.add(lock, port));
-			Thread releasing = start(() -> guard.loseReleased(Set.of(NODE), SESSION, "released by an operator"));
-			join(granting, releasing);
-			check(lock.state() == ActiveLock.State.LOST, "a lock whose node was released is " + lock.state());
+			Thread granting = RaceThreads.start(() -> guard.add(lock, port));
+			Thread releasing = RaceThreads.start(() -> guard.loseReleased(Set.of(NODE), SESSION, "released by an operator"));
+			RaceThreads.join(granting, releasing);
+			RaceThreads.check(lock.state() == ActiveLock.State.LOST, "a lock whose node was released is " + lock.state());
 		});
 	}
 
@@ -60,13 +61,13 @@ class SessionGuardRaceTests {
 			SessionGuard guard = guard(port);
 			guard.changed(ZooKeeperPort.Connection.SUSPENDED);
 			ActiveLock lock = lock(port);
-			Thread granting = start(() -> guard.add(lock, port));
-			Thread reconnecting = start(() -> {
+			Thread granting = RaceThreads.start(() -> guard.add(lock, port));
+			Thread reconnecting = RaceThreads.start(() -> {
 				port.connect();
 				guard.changed(ZooKeeperPort.Connection.RECONNECTED);
 			});
-			join(granting, reconnecting);
-			check(lock.state() == ActiveLock.State.VALID,
+			RaceThreads.join(granting, reconnecting);
+			RaceThreads.check(lock.state() == ActiveLock.State.VALID,
 					"a lock of the current session is " + lock.state() + " while the client is connected");
 		});
 	}
@@ -80,13 +81,13 @@ class SessionGuardRaceTests {
 			ActiveLock lock = lock(port);
 			List<Long> first = new ArrayList<>();
 			List<Long> second = new ArrayList<>();
-			Thread one = start(() -> takeTokens(lock, first));
-			Thread two = start(() -> takeTokens(lock, second));
-			join(one, two);
+			Thread one = RaceThreads.start(() -> takeTokens(lock, first));
+			Thread two = RaceThreads.start(() -> takeTokens(lock, second));
+			RaceThreads.join(one, two);
 			String tokens = first + " and " + second;
-			check(first.size() == TOKENS && second.size() == TOKENS, "tokens taken: " + tokens);
-			check(increasing(first) && increasing(second), "tokens of one thread not increasing: " + tokens);
-			check(first.stream().noneMatch(second::contains), "a token given twice: " + tokens);
+			RaceThreads.check(first.size() == TOKENS && second.size() == TOKENS, "tokens taken: " + tokens);
+			RaceThreads.check(increasing(first) && increasing(second), "tokens of one thread not increasing: " + tokens);
+			RaceThreads.check(first.stream().noneMatch(second::contains), "a token given twice: " + tokens);
 		});
 	}
 
@@ -105,16 +106,6 @@ class SessionGuardRaceTests {
 		return true;
 	}
 
-	/**
-	 * Fail the invocation, without AssertJ: its service loading fails under the model checker's
-	 * instrumentation.
-	 */
-	private static void check(boolean holds, String otherwise) {
-		if (!holds) {
-			throw new AssertionError(otherwise);
-		}
-	}
-
 	private static SessionGuard guard(ConnectionFactsPort port) {
 		return new SessionGuard(false, new Stalls(port), port);
 	}
@@ -123,24 +114,6 @@ class SessionGuardRaceTests {
 		LockNode node = new LockNode(NODE, SESSION, LockMode.EXCLUSIVE, 100, port.nanoTime());
 		return new ActiveLock("key", node, port, (since) -> false, LockCallListener.NONE, 2, () -> {
 		});
-	}
-
-	private static Thread start(Runnable task) {
-		Thread thread = new Thread(task);
-		thread.start();
-		return thread;
-	}
-
-	private static void join(Thread... threads) {
-		for (Thread thread : threads) {
-			try {
-				thread.join();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException(ex);
-			}
-		}
 	}
 
 }
