@@ -39,9 +39,9 @@ import org.springframework.context.event.SmartApplicationListener;
  * revocation is handed to that thread at the moment it happens (the connection was suspended:
  * well before the server can expire the session and another instance can take over). Yielding,
  * leaving the elections and closing the context wait for the components to stop before the
- * election node is given up. Only zklock starts them: a start from outside, such as the
- * context's {@code start()}, starts them only if this instance leads the group
- * ({@link LeaderComponentInterceptor}).
+ * election node is given up, and a group granted while the elections stop starts nothing. Only
+ * zklock starts them: a start from outside, such as the context's {@code start()}, starts them
+ * only if this instance leads the group ({@link LeaderComponentInterceptor}).
  *
  * @since 0.2.0
  */
@@ -244,6 +244,12 @@ public final class LeaderComponents
 		ZkLeadership leadership = this.attached;
 		LeaderComponentGroup components = this.groups.get(group);
 		if (this.closed || leadership == null || components == null || components.isStarted()) {
+			return;
+		}
+		if (leadership instanceof LeaderElections elections && !elections.isRunning()) {
+			// Granted while the elections stop: the components were stopped, on this thread, and
+			// the node is about to be deleted. Starting them now would run them beside the next
+			// leader's, with nothing waiting for their stop.
 			return;
 		}
 		Optional<LeaderTerm> term = leadership.term(group);

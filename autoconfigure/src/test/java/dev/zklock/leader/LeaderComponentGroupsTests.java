@@ -83,6 +83,43 @@ class LeaderComponentGroupsTests {
 	}
 
 	/**
+	 * A group granted while the elections stop, after its components were stopped and before the
+	 * elections are left, does not start them: the node is deleted moments later, and the next
+	 * leader would start its own beside them.
+	 */
+	@Test
+	void groupGrantedWhileTheElectionsStopDoesNotStartItsComponents(ZooKeeperTestServer server, TestInfo test)
+			throws Exception {
+		try (Instances instances = LeaderElectionTests.instances(server, test)) {
+			Instance a = instances.start("a", TwoGroupsApplication.class);
+			a.bean(SlowStop.class).release(); // Only b's stop is held.
+			await().atMost(WAIT).until(() -> a.isLeader(FEED) && a.isLeader(REPORTS));
+			Instance b = instances.start("b", TwoGroupsApplication.class);
+			SlowStop reportsOfB = b.bean(SlowStop.class);
+			assertThat(a.leadership().yieldLeadership(REPORTS)).isTrue();
+			await().atMost(WAIT).until(reportsOfB::isRunning);
+			Thread stopping = new Thread(((LeaderElections) b.leadership())::stop, "stop-b");
+			stopping.start();
+			try {
+				// The elections of b stop: the stop of its reports holds them after the components' stop.
+				assertThat(reportsOfB.awaitStopping(WAIT)).as("the stop of b's reports began").isTrue();
+				assertThat(a.leadership().yieldLeadership(FEED)).isTrue();
+				await().atMost(WAIT).until(() -> b.isLeader(FEED));
+				await().during(Duration.ofSeconds(1))
+					.atMost(Duration.ofSeconds(3))
+					.until(() -> Intervals.of("b").isEmpty());
+			}
+			finally {
+				reportsOfB.release();
+				stopping.join(WAIT.toMillis());
+			}
+			await().atMost(WAIT).until(() -> a.isLeader(FEED) && a.bean(Feed.class).isRunning());
+			assertThat(Intervals.of("b")).as("the feed's runs on b, whose elections were stopping").isEmpty();
+			assertThat(Intervals.overlaps()).isEmpty();
+		}
+	}
+
+	/**
 	 * The feed, and a component of group "reports" whose stop waits until the test releases it.
 	 */
 	@Configuration(proxyBeanMethods = false)
