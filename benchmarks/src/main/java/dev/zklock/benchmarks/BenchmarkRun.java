@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
+import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -36,6 +37,7 @@ import dev.zklock.benchmarks.report.ServerDescription;
 import dev.zklock.benchmarks.report.SetupReport;
 import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
+import dev.zklock.benchmarks.workload.ProcessCpuProfiler;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.ZooKeeperTarget;
 import dev.zklock.test.ZooKeeperEnsemble;
@@ -176,6 +178,8 @@ public final class BenchmarkRun {
 			.measurementIterations(this.settings.iterations())
 			.measurementTime(TimeValue.milliseconds(this.settings.iterationTime().toMillis()))
 			.jvmArgs(jvmArgs.toArray(String[]::new))
+			.addProfiler(GCProfiler.class)
+			.addProfiler(ProcessCpuProfiler.class)
 			.shouldFailOnError(true)
 			.timeout(TimeValue.minutes(5));
 		if (!this.settings.libraries().isEmpty()) {

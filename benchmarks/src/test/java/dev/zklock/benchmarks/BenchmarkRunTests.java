@@ -76,9 +76,14 @@ class BenchmarkRunTests {
 					"OneKeyFencedBenchmark.thirtyTwoThreads curator {}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads curator-per-thread {}",
 					"OneKeyFencedBenchmark.thirtyTwoThreads zklock {}",
+					"DistinctKeysBenchmark.eightThreads floor {}",
 					"DistinctKeysBenchmark.eightThreads curator {}",
 					"DistinctKeysBenchmark.eightThreads spring-integration {}",
 					"DistinctKeysBenchmark.eightThreads zklock {}",
+					"DistinctKeysBenchmark.thirtyTwoThreads floor {}",
+					"DistinctKeysBenchmark.thirtyTwoThreads curator {}",
+					"DistinctKeysBenchmark.thirtyTwoThreads spring-integration {}",
+					"DistinctKeysBenchmark.thirtyTwoThreads zklock {}",
 					"TwoProcessesBenchmark.eightThreadsEach curator {}",
 					"TwoProcessesBenchmark.eightThreadsEach curator-per-thread {}",
 					"TwoProcessesBenchmark.eightThreadsEach spring-integration {}",
@@ -109,6 +114,12 @@ class BenchmarkRunTests {
 				assertThat(measurement.p50Micros()).allSatisfy((value) -> assertThat(value).isPositive());
 				assertThat(measurement.p99Micros()).allSatisfy((value) -> assertThat(value).isPositive());
 			}
+			assertThat(measurement.cpuNanos()).as("CPU per operation of %s", describe(measurement))
+				.hasSize(forks)
+				.allSatisfy((value) -> assertThat(value).isPositive());
+			assertThat(measurement.allocatedBytes()).as("bytes per operation of %s", describe(measurement))
+				.hasSize(forks)
+				.allSatisfy((value) -> assertThat(value).isPositive());
 		});
 
 		assertThat(standalone.measurements()).allSatisfy((measurement) -> {
@@ -164,7 +175,8 @@ class BenchmarkRunTests {
 				"## Goals of the instance-owned lock", "PER_CALL: node per call", "keep idle 1 s",
 				"LockSettings[handoff=", "longest gap between two grants of one JVM (ms)", "against the bound", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
 				"#### 4t. One key, two JVMs of 8 threads each, every holder asks",
-				"## Goals of fenced locks", "Curator (a mutex per thread)",
+				"## Goals of fenced locks", "Curator (a mutex per thread)", "## Goals of the uncontended call",
+				"CPU per op (µs)", "allocated per op (B)", "allocated per call ≤",
 				"#### 5. SHARED", "#### 6. The leader-only check", "#### 7. ZooKeeper requests",
 				"#### 8. Leader failover",
 				"`./mvnw -pl benchmarks -am verify`", "- Commit: `", "- JDK: ", "Curator 5.", "ZooKeeper 3.",

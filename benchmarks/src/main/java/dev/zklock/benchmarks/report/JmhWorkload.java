@@ -71,8 +71,10 @@ enum JmhWorkload {
 					+ "`executeAsync`, no thread waits; `sync`: 32 pooled threads each make a blocking `execute` call, "
 					+ "the baseline. zklock with its defaults in both."),
 
-	DISTINCT_KEYS("3", "Distinct keys, 8 threads in one JVM", DistinctKeysBenchmark.class,
-			Baseline.library(Library.CURATOR), "The threads share one client; each locks a key of its own."),
+	DISTINCT_KEYS("3", "Distinct keys, 8 and 32 threads in one JVM", DistinctKeysBenchmark.class,
+			Baseline.library(Library.CURATOR),
+			"The threads share one client; each locks a key of its own, the same key every cycle. The floor's row "
+					+ "(a bare create and delete per cycle, the same writes) is what the server can do with them."),
 
 	TWO_PROCESSES("4", "One key, two JVMs of 8 threads each", TwoProcessesBenchmark.class,
 			Baseline.library(Library.CURATOR),

@@ -54,6 +54,7 @@ final class LockGoals {
 			appendTable(out, setup, busyProcessors, LockGoals::judge);
 		}
 		FencedGoals.append(out, setups, busyProcessors);
+		FloorGoals.append(out, setups, busyProcessors);
 	}
 
 	/**
@@ -99,6 +100,16 @@ final class LockGoals {
 			Map<String, String> params, Function<Measurement, List<Double>> figure, double times, boolean inverse) {
 		judged(goal, workload, method, library, baseline, params, figure, inverse,
 				(ratio, busy) -> GoalVerdict.atLeast(ratio, times).text(busy));
+	}
+
+	/**
+	 * A row against a baseline of its workload, for a goal of "at most so many times" (a cost:
+	 * a time, CPU per call).
+	 */
+	void atMost(String goal, JmhWorkload workload, String method, Library library, Baseline baseline,
+			Map<String, String> params, Function<Measurement, List<Double>> figure, double times) {
+		judged(goal, workload, method, library, baseline, params, figure, false,
+				(ratio, busy) -> GoalVerdict.atMost(ratio, times).text(busy));
 	}
 
 	/**

@@ -31,12 +31,31 @@ import org.openjdk.jmh.results.RunResult;
  * @param p99Micros 99th percentile of that time, per fork (sampled)
  * @param averageNanos average time of an operation in nanoseconds, per fork (averaged)
  * @param load the machine's load averages before and after the benchmark
+ * @param cpuNanos CPU time of the benchmark's process per operation in nanoseconds, per fork
+ * (none where not profiled)
+ * @param allocatedBytes bytes allocated per operation, per fork (none where not profiled)
  */
 public record Measurement(String benchmark, String method, String library, Map<String, String> params, int threads,
 		List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos,
-		Load load) {
+		Load load, List<Double> cpuNanos, List<Double> allocatedBytes) {
 
 	private static final String LIBRARY_PARAM = "library";
+
+	/** JMH's GC profiler's bytes allocated per operation. */
+	private static final String ALLOCATED_PER_OPERATION = "gc.alloc.rate.norm";
+
+	/** The process CPU time per operation ({@code ProcessCpuProfiler}). */
+	private static final String CPU_PER_OPERATION = "cpu.time.norm";
+
+	/**
+	 * Create a measurement with no CPU time or allocation measured.
+	 */
+	public Measurement(String benchmark, String method, String library, Map<String, String> params, int threads,
+			List<Double> throughput, List<Double> p50Micros, List<Double> p99Micros, List<Double> averageNanos,
+			Load load) {
+		this(benchmark, method, library, params, threads, throughput, p50Micros, p99Micros, averageNanos, load,
+				List.of(), List.of());
+	}
 
 	/**
 	 * The load around one benchmark: the load averages just before and just after it, and how
@@ -105,7 +124,8 @@ public record Measurement(String benchmark, String method, String library, Map<S
 				concat(this.throughput, later.throughput), concat(this.p50Micros, later.p50Micros),
 				concat(this.p99Micros, later.p99Micros), concat(this.averageNanos, later.averageNanos),
 				new Load(this.load.before(), later.load.after(),
-						mostKnown(this.load.otherProcessors(), later.load.otherProcessors())));
+						mostKnown(this.load.otherProcessors(), later.load.otherProcessors())),
+				concat(this.cpuNanos, later.cpuNanos), concat(this.allocatedBytes, later.allocatedBytes));
 	}
 
 	private static double mostKnown(double first, double second) {
@@ -140,7 +160,16 @@ public record Measurement(String benchmark, String method, String library, Map<S
 		List<Double> p50 = new ArrayList<>();
 		List<Double> p99 = new ArrayList<>();
 		List<Double> average = new ArrayList<>();
+		List<Double> cpu = new ArrayList<>();
+		List<Double> allocated = new ArrayList<>();
 		for (BenchmarkResult fork : result.getBenchmarkResults()) {
+			Map<String, Result> secondary = fork.getSecondaryResults();
+			if (secondary.containsKey(CPU_PER_OPERATION)) {
+				cpu.add(secondary.get(CPU_PER_OPERATION).getScore());
+			}
+			if (secondary.containsKey(ALLOCATED_PER_OPERATION)) {
+				allocated.add(secondary.get(ALLOCATED_PER_OPERATION).getScore());
+			}
 			Result<?> primary = fork.getPrimaryResult();
 			double meanNanos = primary.getScore() * nanosPerUnit;
 			if (params.getMode() == Mode.AverageTime) {
@@ -152,7 +181,8 @@ public record Measurement(String benchmark, String method, String library, Map<S
 			p99.add(primary.getStatistics().getPercentile(99) * nanosPerUnit / 1000);
 		}
 		return new Measurement(benchmark.substring(0, dot), benchmark.substring(dot + 1),
-				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average, load);
+				params.getParam(LIBRARY_PARAM), others, params.getThreads(), throughput, p50, p99, average, load, cpu,
+				allocated);
 	}
 
 	/**

@@ -54,6 +54,10 @@ final class ResultTables {
 			}
 			header.addAll(List.of("throughput vs " + baseline, "p50 vs " + baseline));
 		}
+		boolean profiled = measurements.stream().anyMatch((measurement) -> !measurement.cpuNanos().isEmpty());
+		if (profiled) {
+			header.addAll(List.of("CPU per op (µs)", "CPU per op vs " + baseline, "allocated per op (B)"));
+		}
 		header.add("load 1 min, before → after; other processes (CPUs)");
 		Map<String, List<GrantCount>> grants = grantsPerFork(workload.grants(setup.grants()));
 		MarkdownTable table = new MarkdownTable(header);
@@ -85,6 +89,15 @@ final class ResultTables {
 				}
 				row.add(ratio(measurement, base, Measurement::throughput));
 				row.add(ratio(measurement, base, Measurement::p50Micros));
+			}
+			if (profiled) {
+				row.add(measurement.cpuNanos().isEmpty() ? "not measured"
+						: Spread.of(measurement.cpuNanos().stream().map((nanos) -> nanos / 1000).toList()).format());
+				row.add(measurement.cpuNanos().isEmpty() ? "not measured"
+						: ratio(measurement, base.filter((other) -> !other.cpuNanos().isEmpty()),
+								Measurement::cpuNanos));
+				row.add(measurement.allocatedBytes().isEmpty() ? "not measured"
+						: Spread.of(measurement.allocatedBytes()).format());
 			}
 			row.add(load(measurement.load(), busyProcessors));
 			table.row(row);

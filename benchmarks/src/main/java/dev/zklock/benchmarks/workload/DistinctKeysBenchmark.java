@@ -10,13 +10,14 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Workload 3: 8 threads of one JVM sharing one client, each locking a key of its own. Nothing
- * is contended but the client and the server.
+ * Workload 3: 8 or 32 threads of one JVM sharing one client, each locking a key of its own.
+ * Nothing is contended but the client and the server; the floor's row is what the ensemble
+ * itself can do with the same writes.
  */
 public class DistinctKeysBenchmark extends ExclusiveLockBenchmark {
 
 	/** The library under test. */
-	@Param({ "curator", "spring-integration", "zklock" })
+	@Param({ "floor", "curator", "spring-integration", "zklock" })
 	public String library = "zklock";
 
 	@Override
@@ -27,6 +28,12 @@ public class DistinctKeysBenchmark extends ExclusiveLockBenchmark {
 	@Benchmark
 	@Threads(8)
 	public void eightThreads(ThreadKey key) throws Exception {
+		lockCycle(key.key);
+	}
+
+	@Benchmark
+	@Threads(32)
+	public void thirtyTwoThreads(ThreadKey key) throws Exception {
 		lockCycle(key.key);
 	}
 
