@@ -53,6 +53,8 @@ class BenchmarkRunTests {
 					"UncontendedBenchmark.oneThread zklock-per-call {}",
 					"UncontendedBenchmark.oneThread zklock-keep {}",
 					"UncontendedBenchmark.oneThread zklocked {}",
+					"UncontendedBenchmark.oneThread shape-event-thread {}",
+					"UncontendedBenchmark.oneThread shape-caller-waits {}",
 					"FirstUseBenchmark.oneThread curator {}",
 					"FirstUseBenchmark.oneThread zklock {}",
 					"KeptKeyTakenBenchmark.oneThread zklock-keep {key=kept}",

@@ -17,6 +17,22 @@ public enum Library implements Subject.Described {
 			"create EPHEMERAL_SEQUENTIAL, then delete, both synchronous; excludes nobody"),
 
 	/**
+	 * zklock's requests (create, read, delete) without a lock, every reply handed to the caller by
+	 * ZooKeeper's event thread, as the core has them today: a yardstick for the uncontended call.
+	 */
+	SHAPE_EVENT_THREAD("shape-event-thread", "zklock's requests, replies via the event thread (no lock)", false,
+			"background create, getChildren sent behind it, background delete; the caller waits on futures the "
+					+ "callbacks complete on ZooKeeper's event thread; excludes nobody"),
+
+	/**
+	 * zklock's requests without a lock, the caller waiting on the read and the delete itself, as
+	 * the floor waits on its requests: what a core that collects its own replies could reach.
+	 */
+	SHAPE_CALLER_WAITS("shape-caller-waits", "zklock's requests, the caller waits itself (no lock)", false,
+			"background create named with an id, synchronous getChildren sent behind it (finds the node by the id), "
+					+ "synchronous delete; excludes nobody"),
+
+	/**
 	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
 	 * Integration's registry uses them: the baseline of most workloads.
 	 */
@@ -101,6 +117,8 @@ public enum Library implements Subject.Described {
 	public ExclusiveLocks exclusive(CuratorFramework client) {
 		return switch (this) {
 			case FLOOR -> new FloorCycle(client, basePath());
+			case SHAPE_EVENT_THREAD -> new RequestShapeCycle(client, basePath(), false);
+			case SHAPE_CALLER_WAITS -> new RequestShapeCycle(client, basePath(), true);
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);

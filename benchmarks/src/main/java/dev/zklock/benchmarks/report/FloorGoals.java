@@ -24,9 +24,12 @@ final class FloorGoals {
 	private static final double DISTINCT_KEYS_GOAL = 0.8;
 
 	/**
-	 * The bytes zklock may allocate per uncontended call (its defaults, one thread).
+	 * The bytes zklock may allocate per uncontended call (its defaults, one thread): what
+	 * Curator's {@code InterProcessMutex} allocates for the same three requests (13.0 to 13.2 kB
+	 * at {@code b7ba481}, where zklock allocated 18.5 to 19.0 kB and the floor's two requests
+	 * 6.8 to 7.3 kB).
 	 */
-	static final double ALLOCATION_BUDGET_BYTES = 12_000;
+	static final double ALLOCATION_BUDGET_BYTES = 13_000;
 
 	private FloorGoals() {
 	}
@@ -49,6 +52,10 @@ final class FloorGoals {
 		goals.versus("1. one thread, nothing kept (zklock's defaults): ≥ " + LockGoals.times(THROUGHPUT_GOAL)
 				+ " the floor's throughput", JmhWorkload.UNCONTENDED, "oneThread", Library.ZKLOCK, floor, Map.of(),
 				Measurement::throughput, THROUGHPUT_GOAL, false);
+		goals.compared("1. zklock's requests without a lock, replies via the event thread (today's shape)",
+				JmhWorkload.UNCONTENDED, "oneThread", Library.SHAPE_EVENT_THREAD, floor, Measurement::throughput);
+		goals.compared("1. zklock's requests without a lock, the caller waiting itself", JmhWorkload.UNCONTENDED,
+				"oneThread", Library.SHAPE_CALLER_WAITS, floor, Measurement::throughput);
 		goals.atMost("2. the same: p99 ≤ " + LockGoals.times(P99_GOAL) + " the floor's p99", JmhWorkload.UNCONTENDED,
 				"oneThread", Library.ZKLOCK, floor, Map.of(), Measurement::p99Micros, P99_GOAL);
 		goals.atMost("3. the same: CPU per call ≤ " + LockGoals.times(CPU_GOAL) + " the floor's",

@@ -33,7 +33,10 @@ enum JmhWorkload {
 			"Each operation takes the lock, does nothing and releases it. zklock runs with three lock settings: the "
 					+ "defaults (local handoff, which one thread alone never uses; nothing kept), `PER_CALL` (a node "
 					+ "per call, the first version), and idle locks kept for 1 s (every call after the first reuses "
-					+ "the kept node)."),
+					+ "the kept node). Two rows are no lock but zklock's requests (a create, a read of the key's "
+					+ "children sent behind it, a delete) in two shapes: every reply handed to the caller by "
+					+ "ZooKeeper's event thread, as the core has them today, and the caller waiting on the read and "
+					+ "the delete itself, as the floor waits on its requests."),
 
 	FIRST_USE("1f", "First use of a key, one thread", FirstUseBenchmark.class, Baseline.library(Library.CURATOR),
 			"Each operation locks a key never used before (by any JVM), so its key node must be created first."),

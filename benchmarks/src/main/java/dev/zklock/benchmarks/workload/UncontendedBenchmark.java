@@ -13,7 +13,8 @@ public class UncontendedBenchmark extends ExclusiveLockBenchmark {
 	private static final String KEY = "uncontended";
 
 	/** The library under test. */
-	@Param({ "floor", "curator", "spring-integration", "zklock", "zklock-per-call", "zklock-keep", "zklocked" })
+	@Param({ "floor", "curator", "spring-integration", "zklock", "zklock-per-call", "zklock-keep", "zklocked",
+			"shape-event-thread", "shape-caller-waits" })
 	public String library = "zklock";
 
 	@Override
