@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -49,8 +50,16 @@ final class RequestShapeCycle implements ExclusiveLocks {
 		if (this.keys.add(keyPath)) {
 			this.client.createContainers(keyPath);
 		}
-		String name = "_c_" + this.prefix + "-" + this.ids.incrementAndGet() + "-lock-";
-		String path = this.callerWaits ? createAndReadOnCaller(keyPath, name) : createAndReadOnEventThread(keyPath, name);
+		String path;
+		try {
+			path = createAndRead(keyPath);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// The server reaped the key's container while it had no child: make it again, as a
+			// lock makes it on a key's first use.
+			this.client.createContainers(keyPath);
+			path = createAndRead(keyPath);
+		}
 		try {
 			work.run();
 		}
@@ -63,6 +72,19 @@ final class RequestShapeCycle implements ExclusiveLocks {
 				this.client.delete().inBackground((client, event) -> answer(event, deleted, null)).forPath(path);
 				deleted.get();
 			}
+		}
+	}
+
+	private String createAndRead(String keyPath) throws Exception {
+		String name = "_c_" + this.prefix + "-" + this.ids.incrementAndGet() + "-lock-";
+		if (this.callerWaits) {
+			return createAndReadOnCaller(keyPath, name);
+		}
+		try {
+			return createAndReadOnEventThread(keyPath, name);
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
 		}
 	}
 
