@@ -40,7 +40,9 @@ final class FloorGoals {
 			.append("*: a synchronous create and delete of one node by the same client, no lock) in the same run. "
 					+ "CPU per call is the CPU time of the benchmark's whole process (every thread: the caller's, the "
 					+ "client's, the library's, the collector's) over an iteration, divided by its calls; the servers "
-					+ "run in other processes. Allocation per call is JMH's GC profiler's `gc.alloc.rate.norm`.\n\n");
+					+ "run in other processes; with a short warmup it holds the JIT compiler's work too, so judge it on a "
+					+ "run with `-Dbench.warmupIterations=10`. Allocation per call is JMH's GC profiler's "
+					+ "`gc.alloc.rate.norm`.\n\n");
 		for (SetupReport setup : setups) {
 			out.append("**").append(setup.setup().label()).append("**\n\n");
 			LockGoals.appendTable(out, setup, busyProcessors, FloorGoals::judge);
