@@ -31,10 +31,7 @@ final class FencedGoals {
 				+ "per key shared by the JVM's threads (*" + Library.CURATOR.label() + "*, as Spring Integration uses "
 				+ "it) and, for one JVM, to zklock's own row asking no token. Curator has no fencing token: its rows "
 				+ "are the plain lock cycle.\n\n");
-		for (SetupReport setup : setups) {
-			out.append("**").append(setup.setup().label()).append("**\n\n");
-			LockGoals.appendTable(out, setup, busyProcessors, FencedGoals::judge);
-		}
+		LockGoals.appendTables(out, setups, busyProcessors, FencedGoals::judge);
 	}
 
 	private static void judge(LockGoals goals) {

@@ -43,10 +43,7 @@ final class FloorGoals {
 					+ "run in other processes; with a short warmup it holds the JIT compiler's work too, so judge it on a "
 					+ "run with `-Dbench.warmupIterations=10`. Allocation per call is JMH's GC profiler's "
 					+ "`gc.alloc.rate.norm`.\n\n");
-		for (SetupReport setup : setups) {
-			out.append("**").append(setup.setup().label()).append("**\n\n");
-			LockGoals.appendTable(out, setup, busyProcessors, FloorGoals::judge);
-		}
+		LockGoals.appendTables(out, setups, busyProcessors, FloorGoals::judge);
 	}
 
 	private static void judge(LockGoals goals) {
@@ -87,10 +84,8 @@ final class FloorGoals {
 			return;
 		}
 		Spread bytes = Spread.of(measured.get().allocatedBytes());
-		GoalVerdict verdict = (bytes.count() < 2) ? GoalVerdict.ONE_FORK
-				: (bytes.max() <= ALLOCATION_BUDGET_BYTES) ? GoalVerdict.MET
-						: (bytes.median() > ALLOCATION_BUDGET_BYTES) ? GoalVerdict.MISSED : GoalVerdict.UNDECIDED;
-		goals.add(goal, row, "the budget", bytes.format() + " B", verdict.text());
+		goals.add(goal, row, "the budget", bytes.format() + " B",
+				GoalVerdict.everyAtMost(bytes, ALLOCATION_BUDGET_BYTES).text());
 	}
 
 }

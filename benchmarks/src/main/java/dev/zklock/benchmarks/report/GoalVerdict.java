@@ -69,6 +69,19 @@ enum GoalVerdict {
 		return (values.median() < goal) ? MISSED : UNDECIDED;
 	}
 
+	/**
+	 * Judge values, one per fork, that should each be at most the goal.
+	 */
+	static GoalVerdict everyAtMost(Spread values, double goal) {
+		if (values.count() < 2) {
+			return ONE_FORK;
+		}
+		if (values.max() <= goal) {
+			return MET;
+		}
+		return (values.median() > goal) ? MISSED : UNDECIDED;
+	}
+
 	String text() {
 		return this.text;
 	}

@@ -49,18 +49,27 @@ final class LockGoals {
 				+ "and not decided where the interval reaches across the goal; **busy** where other processes than the run's "
 				+ "own kept more than " + String.format(Locale.ROOT, "%.2f", busyProcessors)
 				+ " processors busy on average during either, with what the figures alone would say.\n\n");
-		for (SetupReport setup : setups) {
-			out.append("**").append(setup.setup().label()).append("**\n\n");
-			appendTable(out, setup, busyProcessors, LockGoals::judge);
-		}
+		appendTables(out, setups, busyProcessors, LockGoals::judge);
 		FencedGoals.append(out, setups, busyProcessors);
 		FloorGoals.append(out, setups, busyProcessors);
 	}
 
 	/**
+	 * Judge goals on the figures of each setup into a table of its own, under the setup's name,
+	 * and append them.
+	 */
+	static void appendTables(StringBuilder out, List<SetupReport> setups, double busyProcessors,
+			Consumer<LockGoals> judge) {
+		for (SetupReport setup : setups) {
+			out.append("**").append(setup.setup().label()).append("**\n\n");
+			appendTable(out, setup, busyProcessors, judge);
+		}
+	}
+
+	/**
 	 * Judge goals on the figures of one setup into a table of their own, and append it.
 	 */
-	static void appendTable(StringBuilder out, SetupReport setup, double busyProcessors,
+	private static void appendTable(StringBuilder out, SetupReport setup, double busyProcessors,
 			Consumer<LockGoals> judge) {
 		LockGoals goals = new LockGoals(setup, busyProcessors);
 		judge.accept(goals);

@@ -14,6 +14,8 @@ import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
+import dev.zklock.benchmarks.workload.ProcessCpuProfiler;
+
 /**
  * The figures of one JMH benchmark method with one set of parameters: one value per fork, each
  * over all measurement iterations of that fork, so that their spread is the spread between JVMs
@@ -43,9 +45,6 @@ public record Measurement(String benchmark, String method, String library, Map<S
 
 	/** JMH's GC profiler's bytes allocated per operation. */
 	private static final String ALLOCATED_PER_OPERATION = "gc.alloc.rate.norm";
-
-	/** The process CPU time per operation ({@code ProcessCpuProfiler}). */
-	private static final String CPU_PER_OPERATION = "cpu.time.norm";
 
 	/**
 	 * Create a measurement with no CPU time or allocation measured.
@@ -164,8 +163,8 @@ public record Measurement(String benchmark, String method, String library, Map<S
 		List<Double> allocated = new ArrayList<>();
 		for (BenchmarkResult fork : result.getBenchmarkResults()) {
 			Map<String, Result> secondary = fork.getSecondaryResults();
-			if (secondary.containsKey(CPU_PER_OPERATION)) {
-				cpu.add(secondary.get(CPU_PER_OPERATION).getScore());
+			if (secondary.containsKey(ProcessCpuProfiler.RESULT)) {
+				cpu.add(secondary.get(ProcessCpuProfiler.RESULT).getScore());
 			}
 			if (secondary.containsKey(ALLOCATED_PER_OPERATION)) {
 				allocated.add(secondary.get(ALLOCATED_PER_OPERATION).getScore());
