@@ -113,8 +113,16 @@ final class LockNodes {
 	 */
 	static boolean isPastEnd(String child) {
 		String sequence = sequence(child);
-		return sequence.length() != SEQUENCE_LENGTH || !sequence.chars().allMatch(Character::isDigit)
-				|| sequence.equals(LAST_SEQUENCE);
+		return sequence.length() != SEQUENCE_LENGTH || !isDigits(sequence) || sequence.equals(LAST_SEQUENCE);
+	}
+
+	private static boolean isDigits(String text) {
+		for (int i = 0; i < text.length(); i++) {
+			if (!Character.isDigit(text.charAt(i))) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	static String sequence(String child) {

@@ -1,40 +1,55 @@
 package dev.zklock.lock;
 
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A thread-safe set that is iterated in the order its elements were added, through a snapshot:
  * the connection events that act on every held lock or waiting request then act on them in the
  * same order every time, which the deterministic simulator of the tests relies on (a concurrent
  * hash set of identity-hashed objects would not).
+ * <p>
+ * Every call adds and removes elements (the held locks and waiting requests of a session), from
+ * every calling thread at once, and only connection events take a snapshot; so adding and
+ * removing take no lock: each element is kept with the number of its addition, and a snapshot
+ * sorts by it.
  */
 final class OrderedSet<T> {
 
-	private final Set<T> elements = new LinkedHashSet<>();
+	private final Map<T, Long> elements = new ConcurrentHashMap<>();
 
-	synchronized boolean add(T element) {
-		return this.elements.add(element);
+	private final AtomicLong additions = new AtomicLong();
+
+	boolean add(T element) {
+		return this.elements.putIfAbsent(element, this.additions.getAndIncrement()) == null;
 	}
 
-	synchronized boolean remove(T element) {
-		return this.elements.remove(element);
+	boolean remove(T element) {
+		return this.elements.remove(element) != null;
 	}
 
-	synchronized int size() {
+	int size() {
 		return this.elements.size();
 	}
 
-	synchronized boolean isEmpty() {
+	boolean isEmpty() {
 		return this.elements.isEmpty();
 	}
 
 	/**
 	 * Return the elements now, in the order they were added.
 	 */
-	synchronized List<T> snapshot() {
-		return List.copyOf(this.elements);
+	List<T> snapshot() {
+		List<Map.Entry<T, Long>> entries = new ArrayList<>(this.elements.entrySet());
+		entries.sort(Map.Entry.comparingByValue());
+		List<T> snapshot = new ArrayList<>(entries.size());
+		for (Map.Entry<T, Long> entry : entries) {
+			snapshot.add(entry.getKey());
+		}
+		return List.copyOf(snapshot);
 	}
 
 }
