@@ -71,6 +71,11 @@ breaks = {
       'return isLockNode(child) && !child.contains(READ);', 'return child.contains(WRITE);')]),
   'mutex-names-ordered-by-marker': ('exclusion', [('LockNodes.java',
       'if (mutex >= 0) {\n\t\t\treturn', 'if (mutex >= 0 && Boolean.getBoolean("never")) {\n\t\t\treturn')]),
+  'creating-after-the-create': ('liveness', [('NodeAcquisition.java',
+      'this.phase = Phase.CREATING;\n\t\tthis.earlyRead = null;\n\t\tthis.earlyReadFailed = false;\n\t\tint gen = this.generation;\n\t\tthis.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,\n\t\t\t\tcreateReply(gen, this::created, Created::path, null));',
+      'this.earlyRead = null;\n\t\tthis.earlyReadFailed = false;\n\t\tint gen = this.generation;\n\t\tthis.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,\n\t\t\t\tcreateReply(gen, this::created, Created::path, null));\n\t\tthis.phase = Phase.CREATING;')]),
+  'spent-key-keeps-unknown-node': ('liveness', [('NodeAcquisition.java',
+      'this.unknown.removeInBackground(null);\n\t\tthis.port.delete(this.keyPath, null);', 'this.port.delete(this.keyPath, null);')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-30s %-22s %s' % ('break', 'expected', 'first violations (seed: promise)'))

@@ -345,6 +345,11 @@ final class NodeAcquisition {
 					+ "then the key node is created again");
 		}
 		this.port.delete(path, null);
+		// A first-use transaction of unknown outcome may have made a node named before the end,
+		// which no read of this request will look for: every create now answers past the end
+		// before the read sent with it is looked at. That node, of our live session, would keep
+		// the key node (and every instance's calls on the key) forever: look for it now.
+		this.unknown.removeInBackground(null);
 		this.port.delete(this.keyPath, null);
 		this.keyNodes.forget(this.keyPath);
 		this.generation++;

@@ -67,6 +67,7 @@ class ElectionSimulationTests {
 		AtomicLong done = new AtomicLong();
 		AtomicLong grants = new AtomicLong();
 		AtomicLong faults = new AtomicLong();
+		AtomicLong refused = new AtomicLong();
 		long started = System.nanoTime();
 		List<SimElectionRun.Violation> violations = Collections.synchronizedList(new ArrayList<>());
 		AtomicLong next = new AtomicLong(first);
@@ -84,6 +85,7 @@ class ElectionSimulationTests {
 					done.incrementAndGet();
 					grants.addAndGet(run.grants());
 					faults.addAndGet(run.faultsInjected());
+					refused.addAndGet(run.refusedAtOnce());
 					if (violation != null) {
 						violations.add(violation);
 					}
@@ -97,9 +99,9 @@ class ElectionSimulationTests {
 		workers.shutdown();
 		double seconds = (System.nanoTime() - started) / 1e9;
 		System.out.printf("Election simulation: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.1f "
-				+ "grants, %.1f faults on average; %d violations%n", done.get(), first, seconds, threads,
-				done.get() / seconds, grants.get() / (double) done.get(), faults.get() / (double) done.get(),
-				violations.size());
+				+ "grants, %.1f faults on average; %d requests refused at once in all; %d violations%n", done.get(), first,
+				seconds, threads, done.get() / seconds, grants.get() / (double) done.get(),
+				faults.get() / (double) done.get(), refused.get(), violations.size());
 		violations.sort(Comparator.comparingLong(SimElectionRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
 	}

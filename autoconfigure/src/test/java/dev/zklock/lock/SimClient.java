@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -78,6 +79,12 @@ final class SimClient implements ZooKeeperPort {
 
 	private double dropAfterSequentialCreate;
 
+	private double refusedAtOnce;
+
+	private @Nullable SplittableRandom refusals;
+
+	private int refused;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -90,6 +97,29 @@ final class SimClient implements ZooKeeperPort {
 
 	String name() {
 		return this.name;
+	}
+
+	/**
+	 * Answer some requests made while the client is not connected at once, on the thread that
+	 * makes them, with {@code CONNECTIONLOSS} and without sending them: Curator does so when it
+	 * cannot reach the server within its connection timeout and its retries are spent, calling
+	 * the request's callback inside the call that made it (the core's locks held). Guaranteed
+	 * deletes are not refused: Curator retries them in the background. The draws come from a
+	 * source of their own, so that the run's other draws stay those the seed gave before.
+	 * @param chance the chance that such a request is refused
+	 * @param seed the source of the draws
+	 */
+	SimClient refusesWhileDisconnected(double chance, long seed) {
+		this.refusedAtOnce = chance;
+		this.refusals = new SplittableRandom(seed);
+		return this;
+	}
+
+	/**
+	 * Return how many requests were refused at once ({@link #refusesWhileDisconnected}).
+	 */
+	int refused() {
+		return this.refused;
 	}
 
 	/**
@@ -410,6 +440,13 @@ final class SimClient implements ZooKeeperPort {
 	private void send(Request request) {
 		Link current = this.link;
 		if (!this.connected || current == null || !current.up) {
+			if (refusesAtOnce(request)) {
+				this.world.note(this.name + ": refuses " + request.what + " at once, on the calling thread");
+				this.refused++;
+				request.answered = true;
+				request.failed.accept(Code.CONNECTIONLOSS);
+				return;
+			}
 			this.pending.add(request);
 			return;
 		}
@@ -418,6 +455,12 @@ final class SimClient implements ZooKeeperPort {
 		long arrival = Math.max(this.world.now() + latency(), current.lastUp + 1);
 		current.lastUp = arrival;
 		this.world.at(NET, arrival, this.name + " -> " + request.what, () -> serve(request, current));
+	}
+
+	private boolean refusesAtOnce(Request request) {
+		SplittableRandom source = this.refusals;
+		return source != null && !this.quiet && !this.closed && !request.guaranteed && !request.retrying
+				&& source.nextDouble() < this.refusedAtOnce;
 	}
 
 	private void serve(Request request, Link on) {

@@ -66,6 +66,8 @@ final class SimElectionRun {
 
 	private final boolean watchReset;
 
+	private final double refusedAtOnce;
+
 	private final double dropAfterCreate;
 
 	SimElectionRun(long seed, int traceSize, Breaks breaks) {
@@ -75,6 +77,7 @@ final class SimElectionRun {
 		this.plan = Plan.draw(this.world);
 		this.breaks = breaks;
 		this.watchReset = SimFaults.watchReset(seed);
+		this.refusedAtOnce = SimFaults.refusedAtOnce(seed);
 		// In a third of the runs, the link often breaks right after an election node's create was
 		// applied: the create's outcome is unknown, and the reads sent with it are resent, perhaps
 		// ahead of it. A random source of its own, so that the other draws stay those the seed
@@ -558,11 +561,23 @@ final class SimElectionRun {
 
 	String describe() {
 		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
-				+ ((this.dropAfterCreate > 0) ? ", drops after creates " + this.dropAfterCreate : "");
+				+ ((this.dropAfterCreate > 0) ? ", drops after creates " + this.dropAfterCreate : "")
+				+ ((this.refusedAtOnce > 0) ? ", requests refused at once while disconnected " + this.refusedAtOnce : "");
 	}
 
 	long steps() {
 		return this.world.steps();
+	}
+
+	/**
+	 * Return how many requests the instances' clients refused at once, on the calling thread.
+	 */
+	int refusedAtOnce() {
+		int refused = 0;
+		for (Instance instance : this.instances) {
+			refused += instance.client.refused();
+		}
+		return refused;
 	}
 
 	int faultsInjected() {
@@ -610,7 +625,8 @@ final class SimElectionRun {
 			SimClient client = new SimClient(world, SimElectionRun.this.server, name, SimElectionRun.this.faults,
 					SimElectionRun.this.plan.sessionTimeout);
 			client.dropAfterSequentialCreates(SimElectionRun.this.dropAfterCreate);
-			this.client = client.watchReset(SimElectionRun.this.watchReset);
+			this.client = client.watchReset(SimElectionRun.this.watchReset)
+				.refusesWhileDisconnected(SimElectionRun.this.refusedAtOnce, SimElectionRun.this.seed ^ name.hashCode());
 			this.components = new SimulatedComponents(name, STOP_TIMEOUT, this::thread, world::now);
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));

@@ -55,6 +55,15 @@ record SimFaults(double dropAfterApply, double slowReply, long slowReplyMax, dou
 		return new SplittableRandom(seed ^ 0x6A09_E667_F3BCL).nextInt(4) != 0;
 	}
 
+	/**
+	 * Draw the chance that a request made while its client is not connected is refused at once,
+	 * on the calling thread ({@link SimClient#refusesWhileDisconnected}): in half the runs, 0.5.
+	 * A random source of its own, so that the run's other draws stay those the seed gave before.
+	 */
+	static double refusedAtOnce(long seed) {
+		return new SplittableRandom(seed ^ 0x3C6E_F372_FE94_F82BL).nextBoolean() ? 0.5 : 0;
+	}
+
 	long latency(SimWorld world) {
 		long base = world.between(SimWorld.millis(0.1), SimWorld.millis(1.5));
 		return (this.slowReply > 0 && world.chance(this.slowReply)) ? base + world.between(0, this.slowReplyMax) : base;

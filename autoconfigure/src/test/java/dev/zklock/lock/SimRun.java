@@ -77,6 +77,8 @@ final class SimRun {
 
 	private final boolean watchReset;
 
+	private final double refusedAtOnce;
+
 	private final LockNodeNames[] nodeNames;
 
 	SimRun(long seed, int traceSize, Breaks breaks) {
@@ -93,6 +95,7 @@ final class SimRun {
 		this.releaseRandom = new SplittableRandom(seed ^ 0x5DEE_CE66DL);
 		this.releases = (this.plan.flood() || this.releaseRandom.nextBoolean()) ? 0 : this.releaseRandom.nextInt(1, 6);
 		this.watchReset = SimFaults.watchReset(seed);
+		this.refusedAtOnce = SimFaults.refusedAtOnce(seed);
 		this.nodeNames = nodeNames(seed, this.plan.instances);
 		// A third of the runs start every key's sequence counter a few creates before its end
 		// (a random source of their own, so that the other runs are unchanged); not the reader
@@ -514,6 +517,7 @@ final class SimRun {
 
 	String describe() {
 		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
+				+ ((this.refusedAtOnce > 0) ? ", requests refused at once while disconnected " + this.refusedAtOnce : "")
 				+ ", node names " + Arrays.toString(this.nodeNames);
 	}
 
@@ -527,6 +531,17 @@ final class SimRun {
 
 	int faultsInjected() {
 		return this.faultsInjected;
+	}
+
+	/**
+	 * Return how many requests the instances' clients refused at once, on the calling thread.
+	 */
+	int refusedAtOnce() {
+		int refused = 0;
+		for (Instance instance : this.instances) {
+			refused += instance.client.refused();
+		}
+		return refused;
 	}
 
 	/**
@@ -579,7 +594,8 @@ final class SimRun {
 			this.name = name;
 			SimClient client = new SimClient(SimRun.this.world, SimRun.this.server, name, SimRun.this.faults,
 					SimRun.this.plan.sessionTimeout);
-			this.client = client.watchReset(SimRun.this.watchReset);
+			this.client = client.watchReset(SimRun.this.watchReset)
+				.refusesWhileDisconnected(SimRun.this.refusedAtOnce, SimRun.this.seed ^ name.hashCode());
 			this.engine = new LockEngine(this.client, this.client::mayHavePausedSince, BASE, false,
 					LockCallListener.NONE, SimRun.this.plan.settings.withNodeNames(nodeNames),
 					SimRun.this.plan.tokensPerWrite);
