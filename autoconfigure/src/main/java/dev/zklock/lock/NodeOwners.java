@@ -121,7 +121,6 @@ public final class NodeOwners {
 		return (named != null) ? named : given;
 	}
 
-
 	/**
 	 * A day, and its date as the text of an instant starts with it ({@code 2026-11-25T}).
 	 */
