@@ -55,9 +55,10 @@ public final class NodeOwners {
 	 * {@link Instant#toString()} writes it.
 	 */
 	byte[] data(@Nullable String call, LockMode mode, Instant asked) {
+		String participant = this.participant;
 		OwnerLines lines = this.lines;
-		if (lines == null || !lines.names(this.participant, call, mode)) {
-			lines = new OwnerLines(this.participant, call, mode);
+		if (lines == null || !lines.names(participant, call, mode)) {
+			lines = new OwnerLines(participant, call, mode);
 			this.lines = lines;
 		}
 		long epochSecond = asked.getEpochSecond();
@@ -65,7 +66,7 @@ public final class NodeOwners {
 		Day day = this.day;
 		if (day == null || day.epochDay() != epochDay) {
 			if (epochDay < FIRST_DAY || epochDay > LAST_DAY) {
-				return new NodeOwner(this.participant, call, mode, asked).toBytes();
+				return new NodeOwner(participant, call, mode, asked).toBytes();
 			}
 			day = new Day(epochDay, (LocalDate.ofEpochDay(epochDay) + "T").getBytes(StandardCharsets.US_ASCII));
 			this.day = day;

@@ -1,6 +1,5 @@
 package dev.zklock.lock;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,13 +42,11 @@ final class OrderedSet<T> {
 	 * Return the elements now, in the order they were added.
 	 */
 	List<T> snapshot() {
-		List<Map.Entry<T, Long>> entries = new ArrayList<>(this.elements.entrySet());
-		entries.sort(Map.Entry.comparingByValue());
-		List<T> snapshot = new ArrayList<>(entries.size());
-		for (Map.Entry<T, Long> entry : entries) {
-			snapshot.add(entry.getKey());
-		}
-		return List.copyOf(snapshot);
+		return this.elements.entrySet()
+			.stream()
+			.sorted(Map.Entry.comparingByValue())
+			.map(Map.Entry::getKey)
+			.toList();
 	}
 
 }
