@@ -230,6 +230,26 @@ final class ActiveLock {
 	}
 
 	/**
+	 * Wait, on the caller's thread, for the token another grant of the same batch asked for.
+	 * @throws LockLostException if the node is not certainly held, or the write it needs fails
+	 */
+	long awaitToken(CompletableFuture<Long> pending) {
+		try {
+			return this.port.await(pending, Long.MAX_VALUE);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockLostException(this.key, "interrupted while taking a fencing token");
+		}
+		catch (ExecutionException ex) {
+			throw tokenFailure(ex.getCause());
+		}
+		catch (TimeoutException ex) {
+			throw tokenFailure(ex);
+		}
+	}
+
+	/**
 	 * Take a new fencing token like {@link #newToken()}, without blocking.
 	 */
 	CompletableFuture<Long> newTokenAsync() {
@@ -546,9 +566,9 @@ final class ActiveLock {
 		return answer;
 	}
 
-	private static <T> T await(CompletableFuture<T> answer) throws Exception {
+	private <T> T await(CompletableFuture<T> answer) throws Exception {
 		try {
-			return answer.get(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			return this.port.await(answer, CONFIRM_TIMEOUT.toNanos());
 		}
 		catch (ExecutionException ex) {
 			throw (ex.getCause() instanceof Exception cause) ? cause : ex;

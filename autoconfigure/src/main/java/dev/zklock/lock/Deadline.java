@@ -8,6 +8,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
+import dev.zklock.zookeeper.ZooKeeperPort;
+
 /**
  * When an acquisition gives up, on the monotonic clock.
  */
@@ -39,12 +41,8 @@ final class Deadline {
 		this.end = this.forever ? Long.MAX_VALUE : this.start + saturatedNanos(waitTime);
 	}
 
-	static Deadline after(Duration waitTime) {
-		return new Deadline(waitTime, System::nanoTime);
-	}
-
 	/**
-	 * Return the deadline of a wait on the given clock (the simulator's, in tests).
+	 * Return the deadline of a wait on the given clock (the port's: the simulator's, in tests).
 	 */
 	static Deadline after(Duration waitTime, LongSupplier clock) {
 		return new Deadline(waitTime, clock);
@@ -105,16 +103,17 @@ final class Deadline {
 	 * wait for another holder, and until the time a ZooKeeper request may take while it only
 	 * waits for ZooKeeper's answer (so that a short wait time on a free lock is not spent on a
 	 * slow round trip).
+	 * @param port where the calling thread waits
 	 * @param answer the request's answer
 	 * @param deadline the call's deadline
 	 * @param waitsForOthers whether the call is known to wait for another holder
 	 * @return the answer
 	 * @throws TimeoutException if the time ran out
 	 */
-	static <T> T await(CompletableFuture<T> answer, Deadline deadline, BooleanSupplier waitsForOthers)
-			throws InterruptedException, TimeoutException, ExecutionException {
+	static <T> T await(ZooKeeperPort port, CompletableFuture<T> answer, Deadline deadline,
+			BooleanSupplier waitsForOthers) throws InterruptedException, TimeoutException, ExecutionException {
 		if (deadline.isForever()) {
-			return answer.get();
+			return port.await(answer, Long.MAX_VALUE);
 		}
 		while (true) {
 			long nanos = deadline.answerNanos(waitsForOthers.getAsBoolean());
@@ -122,7 +121,7 @@ final class Deadline {
 				throw new TimeoutException();
 			}
 			try {
-				return answer.get(Math.min(nanos, POLL_NANOS), TimeUnit.NANOSECONDS);
+				return port.await(answer, Math.min(nanos, POLL_NANOS));
 			}
 			catch (TimeoutException ex) {
 				// Look again: the call may have learned meanwhile that it waits for another holder.

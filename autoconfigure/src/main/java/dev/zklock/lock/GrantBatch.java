@@ -1,7 +1,6 @@
 package dev.zklock.lock;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
@@ -48,27 +47,39 @@ final class GrantBatch {
 		return this.free ? lock.firstToken() : this.token;
 	}
 
+	/**
+	 * Return the batch's token, waiting on the caller's thread for it if the node needs a new
+	 * zxid. The batch's lock is never held while a token is awaited, so that a grant of the batch
+	 * that asks without blocking ({@link #tokenAsync}) is not held up by one that blocks.
+	 */
 	long token(ActiveLock lock) {
 		CompletableFuture<Long> pending;
+		CompletableFuture<Long> taking = null;
 		acquire();
 		try {
 			if (this.token != 0) {
 				return this.token;
 			}
 			pending = this.pending;
-			if (pending == null) {
-				this.token = lock.newToken();
-				return this.token;
+			if (pending == null || pending.isCompletedExceptionally()) {
+				taking = new CompletableFuture<>();
+				this.pending = taking;
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
-		try {
-			return pending.join();
+		if (taking == null) {
+			return lock.awaitToken(pending);
 		}
-		catch (CompletionException ex) {
-			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		try {
+			long taken = tokenTaken(lock.newToken());
+			taking.complete(taken);
+			return taken;
+		}
+		catch (RuntimeException | Error ex) {
+			taking.completeExceptionally(ex);
+			throw ex;
 		}
 	}
 

@@ -175,7 +175,10 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Acquire every key, in the given order, for the current thread.
+	 * Acquire every key, in the given order, for the current thread. Once it holds them all, it
+	 * looks again at those taken first: if one was lost while a later key was awaited, every key
+	 * is given back and asked for again, within the wait time, so that the work starts only while
+	 * every grant is valid.
 	 * @param orderedKeys the keys, sorted and distinct
 	 * @param mode the mode
 	 * @param waitTime how long to wait in all; zero to try once, negative to wait forever
@@ -185,24 +188,67 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public @Nullable Acquisition acquire(List<String> orderedKeys, LockMode mode, Duration waitTime)
 			throws InterruptedException {
-		Deadline deadline = Deadline.after(waitTime);
-		List<Hold> holds = new ArrayList<>(orderedKeys.size());
-		boolean acquired = false;
-		try {
-			for (String key : orderedKeys) {
-				Hold hold = acquireOne(key, mode, deadline);
-				if (hold == null) {
-					return null;
+		Deadline deadline = Deadline.after(waitTime, this.port::nanoTime);
+		while (true) {
+			List<Hold> holds = new ArrayList<>(orderedKeys.size());
+			boolean acquired = false;
+			try {
+				for (String key : orderedKeys) {
+					Hold hold = acquireOne(key, mode, deadline);
+					if (hold == null) {
+						return null;
+					}
+					holds.add(hold);
+					ThreadHolds.push(hold);
 				}
-				holds.add(hold);
-				ThreadHolds.push(hold);
+				acquired = holds.size() == 1 || ownGrantsValid(holds);
+				if (acquired) {
+					return new Acquisition(holds);
+				}
 			}
-			acquired = true;
-			return new Acquisition(holds);
+			finally {
+				if (!acquired) {
+					giveBack(holds);
+				}
+			}
+			// A key taken earlier was lost while a later one was awaited: the work starts only
+			// when every grant is still valid, so all were given back; ask again, in order,
+			// within the wait time.
+			if (deadline.hasPassed()) {
+				if (!this.recipe.isConnected()) {
+					throw this.recipe.unreachable(orderedKeys.get(0), deadline);
+				}
+				return null;
+			}
 		}
-		finally {
-			if (!acquired) {
-				release(new Acquisition(holds));
+	}
+
+	/**
+	 * Return whether every grant the call made itself is still certainly held (asking the server
+	 * after a pause); a reentrant one is the outer call's, which learns of its loss when it ends.
+	 */
+	private static boolean ownGrantsValid(List<Hold> holds) {
+		for (Hold hold : holds) {
+			if (hold.owner() && !hold.isValid()) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Release what a call that did not get every key holds, in reverse order, without waiting for
+	 * the server: the call returns within its wait time, and the deletes go on in the background.
+	 */
+	private void giveBack(List<Hold> holds) {
+		for (int i = holds.size() - 1; i >= 0; i--) {
+			Hold hold = holds.get(i);
+			ThreadHolds.remove(hold);
+			if (hold.owner()) {
+				releaseOwned(hold, false);
+			}
+			else {
+				hold.released();
 			}
 		}
 	}
@@ -265,7 +311,7 @@ public final class LockEngine implements AutoCloseable {
 			Hold hold = holds.get(i);
 			ThreadHolds.remove(hold);
 			if (hold.owner()) {
-				releaseOwned(hold);
+				releaseOwned(hold, true);
 			}
 			else {
 				// A reentrant grant ends with its call, although the outer call still holds
@@ -458,7 +504,7 @@ public final class LockEngine implements AutoCloseable {
 	private @Nullable Hold awaitGrant(KeyLock keyLock, LocalRequest request, Deadline deadline)
 			throws InterruptedException {
 		try {
-			return Deadline.await(request.result(), deadline, request::isWaitingForOthers);
+			return Deadline.await(this.port, request.result(), deadline, request::isWaitingForOthers);
 		}
 		catch (TimeoutException ex) {
 			if (keyLock.cancel(request)) {
@@ -485,19 +531,24 @@ public final class LockEngine implements AutoCloseable {
 		}
 	}
 
-	private void releaseOwned(Hold hold) {
+	/**
+	 * Release a grant the call made itself.
+	 * @param awaitDelete whether to wait for the server to delete a node the release gives up
+	 * (at most {@link LockRecipe#RELEASE_WAIT_MILLIS}, while connected)
+	 */
+	private void releaseOwned(Hold hold, boolean awaitDelete) {
 		KeyLock keyLock = hold.keyLock();
 		if (keyLock == null) {
 			hold.released();
 			hold.lock().removed(hold);
 			this.guard.remove(hold.lock());
-			this.recipe.release(hold.lock().node(), true);
+			this.recipe.release(hold.lock().node(), awaitDelete);
 			return;
 		}
 		CompletableFuture<Void> deleted = keyLock.release(hold);
-		if (deleted != null && this.recipe.isConnected()) {
+		if (awaitDelete && deleted != null && this.recipe.isConnected()) {
 			try {
-				deleted.get(LockRecipe.RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+				this.port.await(deleted, TimeUnit.MILLISECONDS.toNanos(LockRecipe.RELEASE_WAIT_MILLIS));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

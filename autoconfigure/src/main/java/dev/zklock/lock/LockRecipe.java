@@ -2,7 +2,6 @@ package dev.zklock.lock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -123,15 +122,19 @@ final class LockRecipe {
 	 * for every other session.
 	 */
 	void release(LockNode node, boolean awaitServer) {
-		CountDownLatch deleted = new CountDownLatch(1);
-		this.port.delete(node.path(), (rc, nothing) -> deleted.countDown());
+		CompletableFuture<@Nullable Void> deleted = new CompletableFuture<>();
+		this.port.delete(node.path(), (rc, nothing) -> deleted.complete(null));
 		if (!awaitServer || !isConnected()) {
 			return;
 		}
 		try {
-			if (!deleted.await(RELEASE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-				logger.debug("Lock node " + node.path() + " not deleted yet; deletion goes on in the background");
-			}
+			this.port.await(deleted, TimeUnit.MILLISECONDS.toNanos(RELEASE_WAIT_MILLIS));
+		}
+		catch (TimeoutException ex) {
+			logger.debug("Lock node " + node.path() + " not deleted yet; deletion goes on in the background");
+		}
+		catch (ExecutionException ex) {
+			// Completed with a value only.
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -141,7 +144,7 @@ final class LockRecipe {
 	private @Nullable LockNode await(CompletableFuture<@Nullable LockNode> result, Deadline deadline,
 			AtomicBoolean waitsForOthers) throws InterruptedException, TimeoutException {
 		try {
-			return Deadline.await(result, deadline, waitsForOthers::get);
+			return Deadline.await(this.port, result, deadline, waitsForOthers::get);
 		}
 		catch (ExecutionException ex) {
 			throw new ZkLockException("Could not obtain the lock: " + ex.getCause(), ex.getCause());
@@ -184,8 +187,7 @@ final class LockRecipe {
 		List<String> children;
 		try {
 			long nanos = deadline.requestNanos();
-			children = ((nanos == Long.MAX_VALUE) ? read.get() : read.get(Math.max(0, nanos), TimeUnit.NANOSECONDS))
-				.names();
+			children = this.port.await(read, Math.max(0, nanos)).names();
 		}
 		catch (TimeoutException ex) {
 			throw unreachable(waiter.key(), deadline);

@@ -1,6 +1,10 @@
 package dev.zklock.zookeeper;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
@@ -111,6 +115,25 @@ public interface ZooKeeperPort {
 	 * @return whether it is connected
 	 */
 	boolean awaitConnected(long nanos) throws InterruptedException;
+
+	/**
+	 * Wait, on the calling thread, for an answer: the one place where a blocking call of the
+	 * lock core waits (for its grant, a confirmation, a fencing token's write, its release's
+	 * delete). Waits as {@link CompletableFuture#get(long, TimeUnit)} does; the deterministic
+	 * simulator's port parks a simulated thread instead, and wakes it when the answer comes or
+	 * its simulated time runs out.
+	 * @param answer what to wait for
+	 * @param nanos the longest wait, on {@link #nanoTime()}'s clock; {@link Long#MAX_VALUE} to
+	 * wait forever
+	 * @return the answer's value
+	 * @throws InterruptedException if the thread is interrupted before the answer comes
+	 * @throws ExecutionException if the answer is a failure
+	 * @throws TimeoutException if no answer came in time
+	 */
+	default <T> T await(CompletableFuture<T> answer, long nanos)
+			throws InterruptedException, ExecutionException, TimeoutException {
+		return (nanos == Long.MAX_VALUE) ? answer.get() : answer.get(nanos, TimeUnit.NANOSECONDS);
+	}
 
 	/**
 	 * Return where the client connects, for messages.

@@ -26,6 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>
  * System properties: {@code zklock.sim.seed} replays one seed, with a longer trace;
  * {@code zklock.sim.seeds} (2,000) and {@code zklock.sim.first-seed} (1) choose the seeds,
+ * {@code zklock.sim.blocking-seeds} (1,000) those run again with blocking callers, and
+ * {@code zklock.sim.blocking} makes the first test's runs (and a replay) have them too;
  * {@code zklock.sim.threads} (the processors) how many run at once;
  * {@code zklock.sim.minutes} searches for that long instead, from a seed drawn from the clock
  * (the {@code simulation-search} profile). Logging of the lock core is off while seeds run.
@@ -48,9 +50,24 @@ class LockCoreSimulationTests {
 
 	@Test
 	void everySeedKeepsThePromises() throws Exception {
+		runSeeds("Lock core simulation", Boolean.getBoolean("zklock.sim.blocking"), "zklock.sim.seeds", 2000);
+	}
+
+	@Test
+	void blockingCallsKeepThePromises() throws Exception {
+		// The same worlds, with half the callers making blocking calls on simulated threads
+		// (reentrant calls and interrupts among them).
+		if (System.getProperty("zklock.sim.seed") == null) {
+			runSeeds("Lock core simulation with blocking calls", true, "zklock.sim.blocking-seeds", 1000);
+		}
+	}
+
+	private static void runSeeds(String label, boolean blocking, String seedsProperty, long defaultSeeds)
+			throws Exception {
 		String replay = System.getProperty("zklock.sim.seed");
 		if (replay != null) {
-			SimRun run = new SimRun(Long.parseLong(replay), Integer.getInteger("zklock.sim.trace", 400), SimRun.Breaks.NONE);
+			SimRun run = new SimRun(Long.parseLong(replay), Integer.getInteger("zklock.sim.trace", 400), SimRun.Breaks.NONE,
+					blocking);
 			SimRun.Violation violation = run.run();
 			System.out.println("Seed " + replay + ": " + run.describe() + "; " + run.steps() + " steps, "
 					+ run.requests() + " requests, " + run.faultsInjected() + " faults");
@@ -59,14 +76,15 @@ class LockCoreSimulationTests {
 		}
 		double minutes = Double.parseDouble(System.getProperty("zklock.sim.minutes", "0"));
 		long first = Long.getLong("zklock.sim.first-seed", (minutes > 0) ? System.currentTimeMillis() : 1);
-		long seeds = Long.getLong("zklock.sim.seeds", (minutes > 0) ? Long.MAX_VALUE : 2000);
+		long seeds = Long.getLong(seedsProperty, (minutes > 0) ? Long.MAX_VALUE : defaultSeeds);
 		int threads = Integer.getInteger("zklock.sim.threads", Runtime.getRuntime().availableProcessors());
 		long stopAt = (minutes > 0) ? System.nanoTime() + (long) (minutes * TimeUnit.MINUTES.toNanos(1)) : Long.MAX_VALUE;
 		Summary summary = new Summary();
 		long started = System.nanoTime();
 		List<SimRun.Violation> violations = Collections.synchronizedList(new ArrayList<>());
 		AtomicLong next = new AtomicLong(first);
-		// Seeds are independent worlds: they run on several threads, each seed still on one.
+		// Seeds are independent worlds: they run on several threads, each seed still on one
+		// (its simulated threads taking turns with it).
 		ExecutorService workers = Executors.newFixedThreadPool(threads);
 		List<Future<?>> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
@@ -76,7 +94,7 @@ class LockCoreSimulationTests {
 					if (seed - first >= seeds) {
 						return null;
 					}
-					SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE);
+					SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE, blocking);
 					SimRun.Violation violation = run.run();
 					summary.add(run);
 					if (violation != null) {
@@ -91,11 +109,12 @@ class LockCoreSimulationTests {
 		}
 		workers.shutdown();
 		double seconds = (System.nanoTime() - started) / 1e9;
-		System.out.printf("Lock core simulation: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.0f "
+		System.out.printf("%s: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.0f "
 				+ "requests, %.1f faults, %.0f steps on average; %d forced releases and %d requests refused at once in all; "
-				+ "%d violations%n", summary.seeds, first, seconds, threads, summary.seeds / seconds,
+				+ "%s%d violations%n", label, summary.seeds, first, seconds, threads, summary.seeds / seconds,
 				summary.requests / (double) summary.seeds, summary.faults / (double) summary.seeds,
-				summary.steps / (double) summary.seeds, summary.releases, summary.refused, violations.size());
+				summary.steps / (double) summary.seeds, summary.releases, summary.refused,
+				blocking ? summary.blockingCounts() : "", violations.size());
 		violations.sort(Comparator.comparingLong(SimRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
 	}
@@ -167,13 +186,28 @@ class LockCoreSimulationTests {
 
 		long refused;
 
+		long blockingCalls;
+
+		long reentered;
+
+		long interrupts;
+
 		synchronized void add(SimRun run) {
+			int[] blocking = run.blockingCounts();
+			this.blockingCalls += blocking[0];
+			this.reentered += blocking[1];
+			this.interrupts += blocking[2];
 			this.releases += run.releasesMade();
 			this.refused += run.refusedAtOnce();
 			this.seeds++;
 			this.requests += run.requests();
 			this.faults += run.faultsInjected();
 			this.steps += run.steps();
+		}
+
+		synchronized String blockingCounts() {
+			return this.blockingCalls + " blocking calls, " + this.reentered + " of them reentrant and " + this.interrupts
+					+ " interrupted; ";
 		}
 
 	}

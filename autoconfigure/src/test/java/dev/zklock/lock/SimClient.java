@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -776,7 +779,23 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public boolean awaitConnected(long nanos) {
-		throw new UnsupportedOperationException("The simulator drives the asynchronous entry points only");
+		throw new UnsupportedOperationException("The simulator does not drive the node-per-call recipe");
+	}
+
+	/**
+	 * Wait on a simulated thread ({@link SimThread}); the simulator's own thread never waits.
+	 */
+	@Override
+	public <T> T await(CompletableFuture<T> answer, long nanos)
+			throws InterruptedException, ExecutionException, TimeoutException {
+		SimThread thread = SimThread.current();
+		if (thread == null) {
+			if (answer.isDone()) {
+				return answer.get();
+			}
+			throw new IllegalStateException("The simulator's own thread waited for an answer");
+		}
+		return thread.await(answer, nanos);
 	}
 
 	@Override

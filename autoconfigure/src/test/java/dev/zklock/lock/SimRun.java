@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockLostException;
 import dev.zklock.LockMode;
+import dev.zklock.ZkLockException;
 
 /**
  * One simulated run: several instances of the real lock core ({@link LockEngine} and everything
@@ -69,6 +70,19 @@ final class SimRun {
 
 	private int requestsStarted;
 
+	/**
+	 * Whether some callers make blocking calls, each on a simulated thread of its own.
+	 */
+	private final boolean blocking;
+
+	private final List<SimThread> threads = new ArrayList<>();
+
+	private int blockingCalls;
+
+	private int reentered;
+
+	private int interrupts;
+
 	private int faultsInjected;
 
 	private boolean active = true;
@@ -82,6 +96,15 @@ final class SimRun {
 	private final LockNodeNames[] nodeNames;
 
 	SimRun(long seed, int traceSize, Breaks breaks) {
+		this(seed, traceSize, breaks, false);
+	}
+
+	/**
+	 * @param blocking whether some callers make blocking calls (drawn from a random source of
+	 * their own: a caller that does not draws as it would in a run without them)
+	 */
+	SimRun(long seed, int traceSize, Breaks breaks, boolean blocking) {
+		this.blocking = blocking;
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
 		this.ends = new SplittableRandom(seed ^ 0x3C6E_F372_FE94L);
@@ -202,9 +225,16 @@ final class SimRun {
 						this.world.note("a leader is elected: zxids go on from 0x" + Long.toHexString(this.server.zxid()));
 					});
 		}
+		SplittableRandom blockingCallers = new SplittableRandom(this.seed ^ 0x6A09_E667_F3BCL);
 		for (Instance instance : this.instances) {
 			boolean readers = this.plan.flood && instance == this.instances.get(0);
 			for (int c = 0; c < (readers ? 8 : this.plan.callersPerInstance); c++) {
+				if (this.blocking && !readers && blockingCallers.nextBoolean()) {
+					BlockingCaller caller = new BlockingCaller(instance, c);
+					this.world.schedule(instance.name, this.world.between(0, this.plan.maxThink), "thread starts",
+							caller::start);
+					continue;
+				}
 				Caller caller = new Caller(instance, c, readers);
 				this.world.schedule(instance.name, this.world.between(0, this.plan.maxThink), "caller starts",
 						caller::next);
@@ -212,7 +242,7 @@ final class SimRun {
 		}
 		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
 		while (this.violation == null && (this.active || callsInProgress())) {
-			if (!this.world.step()) {
+			if (!step()) {
 				break;
 			}
 			if (this.active && ((this.requestsStarted >= this.plan.requests && this.faultsInjected >= this.plan.faults)
@@ -236,13 +266,35 @@ final class SimRun {
 			}
 			long end = settled + this.plan.settings.keepIdleTime().toNanos() + this.plan.sessionTimeout
 					+ SimWorld.millis(3000);
-			while (this.violation == null && this.world.step() && this.world.now() < end) {
+			while (this.violation == null && step() && this.world.now() < end) {
 				check();
 			}
 			checkNothingLeft();
 		}
+		for (SimThread thread : this.threads) {
+			try {
+				thread.stop();
+			}
+			catch (SimThread.Stuck ex) {
+				fail("simulated threads", ex.getMessage());
+			}
+		}
 		this.instances.forEach(Instance::close);
 		return this.violation;
+	}
+
+	/**
+	 * Run the next event; a simulated thread that blocked outside the port's wait, or failed,
+	 * breaks the run.
+	 */
+	private boolean step() {
+		try {
+			return this.world.step();
+		}
+		catch (SimThread.Stuck ex) {
+			fail("simulated threads", ex.getMessage());
+			return false;
+		}
 	}
 
 	private long quietStart;
@@ -516,7 +568,7 @@ final class SimRun {
 	}
 
 	String describe() {
-		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
+		return "plan " + this.plan + (this.blocking ? ", blocking callers" : "") + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
 				+ ((this.refusedAtOnce > 0) ? ", requests refused at once while disconnected " + this.refusedAtOnce : "")
 				+ ", node names " + Arrays.toString(this.nodeNames);
 	}
@@ -531,6 +583,14 @@ final class SimRun {
 
 	int faultsInjected() {
 		return this.faultsInjected;
+	}
+
+	/**
+	 * Return how many calls were blocking, how many of them called again on a key they held, and
+	 * how many were interrupted while they waited or worked.
+	 */
+	int[] blockingCounts() {
+		return new int[] { this.blockingCalls, this.reentered, this.interrupts };
 	}
 
 	/**
@@ -554,6 +614,7 @@ final class SimRun {
 			return "Seed " + this.seed + " broke " + this.promise + " at " + this.at / 1_000_000.0 + " ms: " + this.what
 					+ "\n" + this.run + "\nReplay it with:\n  ./mvnw -pl autoconfigure -am verify -Dtest=LockCoreSimulationTests"
 					+ " -Dsurefire.failIfNoSpecifiedTests=false -Dzklock.sim.seed=" + this.seed
+					+ (this.run.contains("blocking callers") ? " -Dzklock.sim.blocking=true" : "")
 					+ "\nThe last steps:\n" + this.trace;
 		}
 
@@ -631,6 +692,62 @@ final class SimRun {
 
 	}
 
+	/**
+	 * Draw a caller's next call, and count it as started.
+	 */
+	private Call newCall(Instance instance, String caller, boolean reader) {
+		SimWorld world = this.world;
+		int first = world.random().nextInt(this.plan.keys);
+		List<String> keys = (this.plan.keys > 1 && world.chance(0.1))
+				? List.of("k" + Math.min(first, (first + 1) % this.plan.keys),
+						"k" + Math.max(first, (first + 1) % this.plan.keys))
+				: List.of("k" + first);
+		LockMode mode = world.chance(this.plan.shared) ? LockMode.SHARED : LockMode.EXCLUSIVE;
+		double wait = world.random().nextDouble();
+		if (reader) {
+			keys = List.of("k0");
+			mode = LockMode.SHARED;
+			wait = 1;
+		}
+		Duration waitTime = (wait < 0.1) ? Duration.ZERO
+				: (wait < 0.6) ? Duration.ofNanos(world.between(SimWorld.millis(1), SimWorld.millis(300)))
+						: Duration.ofSeconds(-1);
+		Call call = new Call(instance.name + caller + "#" + this.requestsStarted, keys, mode, waitTime, world.now(),
+				this.requestsStarted, instance.disturbances);
+		this.requestsStarted++;
+		instance.calls.add(call);
+		world.note(call + " asks");
+		return call;
+	}
+
+	/**
+	 * Return how long a call holds its locks before its work ends.
+	 */
+	private long holdTime(boolean reader) {
+		return reader ? this.world.between(SimWorld.millis(1), SimWorld.millis(5))
+				: this.world.chance(this.plan.longHolds()) ? this.world.between(this.plan.sessionTimeout() / 2,
+						this.plan.sessionTimeout() * 2)
+						: this.world.between(0, this.plan.maxHold);
+	}
+
+	/**
+	 * @param blocking whether the call was blocking: one that will not wait first reads whether
+	 * another instance visibly holds a key its instance does not use, and joins the key's queue
+	 * only after that read, so it is judged only as the call it let by
+	 */
+	private void checkOrder(Instance instance, Call call, Acquisition acquisition, boolean blocking) {
+		if (call.keys.size() > 1) {
+			return;
+		}
+		boolean undisturbed = call.disturbances == instance.disturbances && instance.pauses.isEmpty();
+		boolean readFirst = blocking && call.waitTime.isZero();
+		String broken = instance.serviceOrder.served(call.keys.get(0), call.toString(), call.order,
+				acquisition.holds().get(0).grantedAt(), undisturbed && !readFirst);
+		if (broken != null) {
+			fail("first come first served", broken);
+		}
+	}
+
 	private final class Caller {
 
 		private final Instance instance;
@@ -651,26 +768,9 @@ final class SimRun {
 			}
 			SimWorld world = SimRun.this.world;
 			Plan plan = SimRun.this.plan;
-			int first = world.random().nextInt(plan.keys);
-			List<String> keys = (plan.keys > 1 && world.chance(0.1)) ? List.of("k" + Math.min(first, (first + 1) % plan.keys),
-					"k" + Math.max(first, (first + 1) % plan.keys)) : List.of("k" + first);
-			LockMode mode = world.chance(plan.shared) ? LockMode.SHARED : LockMode.EXCLUSIVE;
-			double wait = world.random().nextDouble();
-			if (this.reader) {
-				keys = List.of("k0");
-				mode = LockMode.SHARED;
-				wait = 1;
-			}
-			Duration waitTime = (wait < 0.1) ? Duration.ZERO
-					: (wait < 0.6) ? Duration.ofNanos(world.between(SimWorld.millis(1), SimWorld.millis(300)))
-							: Duration.ofSeconds(-1);
-			Call call = new Call(this.instance.name + "/c" + this.number + "#" + SimRun.this.requestsStarted, keys, mode,
-					waitTime, world.now(), SimRun.this.requestsStarted, this.instance.disturbances);
-			SimRun.this.requestsStarted++;
-			this.instance.calls.add(call);
-			world.note(call + " asks");
-			CompletableFuture<@Nullable Acquisition> future = this.instance.engine.acquireAsync(keys, mode, waitTime,
-					this.instance.executor);
+			Call call = newCall(this.instance, "/c" + this.number, this.reader);
+			CompletableFuture<@Nullable Acquisition> future = this.instance.engine.acquireAsync(call.keys, call.mode,
+					call.waitTime, this.instance.executor);
 			if (!this.reader && world.chance(plan.cancels)) {
 				world.schedule(this.instance.name, world.between(0, SimWorld.millis(100)), call + " cancels",
 						() -> future.cancel(false));
@@ -697,11 +797,8 @@ final class SimRun {
 				SimRun.this.activeGrants.add(grant);
 			}
 			world.note(call + " granted");
-			checkOrder(call, acquisition);
-			long hold = this.reader ? world.between(SimWorld.millis(1), SimWorld.millis(5))
-					: world.chance(SimRun.this.plan.longHolds()) ? world.between(SimRun.this.plan.sessionTimeout() / 2,
-							SimRun.this.plan.sessionTimeout() * 2)
-							: world.between(0, SimRun.this.plan.maxHold);
+			checkOrder(this.instance, call, acquisition, false);
+			long hold = holdTime(this.reader);
 			if (world.chance(0.5)) {
 				Grant asking = grants.get(world.random().nextInt(grants.size()));
 				world.schedule(this.instance.name, world.between(0, hold), call + " asks its token",
@@ -723,18 +820,6 @@ final class SimRun {
 					end(call);
 				});
 			});
-		}
-
-		private void checkOrder(Call call, Acquisition acquisition) {
-			if (call.keys.size() > 1) {
-				return;
-			}
-			boolean undisturbed = call.disturbances == this.instance.disturbances && this.instance.pauses.isEmpty();
-			String broken = this.instance.serviceOrder.served(call.keys.get(0), call.toString(), call.order,
-					acquisition.holds().get(0).grantedAt(), undisturbed);
-			if (broken != null) {
-				fail("first come first served", broken);
-			}
 		}
 
 		/**
@@ -765,6 +850,196 @@ final class SimRun {
 			long think = this.reader ? SimRun.this.world.between(0, 200_000)
 					: SimRun.this.world.between(0, SimRun.this.plan.maxThink);
 			SimRun.this.world.schedule(this.instance.name, think, "caller thinks", this::next);
+		}
+
+	}
+
+	/**
+	 * A caller on a thread of its own, making blocking calls ({@link LockEngine#acquire}, the work,
+	 * {@link Acquisition#ensureHeld}, {@link LockEngine#release}, as {@code ZkLockTemplate} does),
+	 * some of them reentrant, some interrupted while they wait.
+	 */
+	private final class BlockingCaller {
+
+		private final Instance instance;
+
+		private final int number;
+
+		private final SimThread thread;
+
+		private @Nullable Call current;
+
+		BlockingCaller(Instance instance, int number) {
+			this.instance = instance;
+			this.number = number;
+			this.thread = new SimThread(SimRun.this.world, instance.name, instance.name + "/t" + number);
+			SimRun.this.threads.add(this.thread);
+		}
+
+		void start() {
+			this.thread.start(this::calls);
+		}
+
+		private void calls() {
+			SimWorld world = SimRun.this.world;
+			while (SimRun.this.active && SimRun.this.violation == null) {
+				Call call = newCall(this.instance, "/t" + this.number, false);
+				SimRun.this.blockingCalls++;
+				this.current = call;
+				call(call);
+				this.current = null;
+				// A thread of a pool starts its next task with its interrupt status cleared.
+				Thread.interrupted();
+				this.instance.calls.remove(call);
+				this.thread.sleep(world.between(0, SimRun.this.plan.maxThink));
+			}
+		}
+
+		private void call(Call call) {
+			SimWorld world = SimRun.this.world;
+			if (world.chance(SimRun.this.plan.cancels)) {
+				world.schedule(this.instance.name, world.between(0, SimWorld.millis(100)), call + " is interrupted", () -> {
+					if (this.current == call) {
+						SimRun.this.interrupts++;
+						this.thread.interrupt();
+					}
+				});
+			}
+			Acquisition acquisition;
+			try {
+				acquisition = this.instance.engine.acquire(call.keys, call.mode, call.waitTime);
+			}
+			catch (InterruptedException ex) {
+				world.note(call + " ends without the lock: interrupted");
+				return;
+			}
+			catch (ZkLockException ex) {
+				checkReturn(call, null);
+				world.note(call + " ends without the lock: " + ex.getMessage());
+				return;
+			}
+			checkReturn(call, acquisition);
+			if (acquisition == null) {
+				world.note(call + " ends without the lock: timed out");
+				return;
+			}
+			List<Grant> grants = new ArrayList<>();
+			for (Hold hold : acquisition.holds()) {
+				Grant grant = new Grant(this.instance, call, hold, hold.key(), hold.mode(), hold.grantedAt());
+				grants.add(grant);
+				SimRun.this.activeGrants.add(grant);
+			}
+			world.note(call + " granted");
+			checkWait(call, world.now());
+			checkOrder(this.instance, call, acquisition, true);
+			long hold = holdTime(false);
+			long before = world.between(0, hold);
+			this.thread.sleep(before);
+			if (world.chance(0.5)) {
+				askToken(call, grants.get(world.random().nextInt(grants.size())));
+			}
+			if (world.chance(0.3)) {
+				reenter(call, grants.get(world.random().nextInt(grants.size())));
+			}
+			this.thread.sleep(hold - before);
+			String lostAtEnd = SimCallChecks.lost(SimRun.this.server, acquisition.holds());
+			LockLostException lost = null;
+			try {
+				acquisition.ensureHeld();
+			}
+			catch (LockLostException ex) {
+				lost = ex;
+			}
+			if (lostAtEnd != null && lost == null) {
+				fail("lost reported", call + " ended normally though " + lostAtEnd + " when its work ended");
+			}
+			this.instance.engine.release(acquisition);
+			for (Hold held : acquisition.holds()) {
+				if (!held.isReleased()) {
+					fail("released on return", call + " returned, but its grant of " + held.key() + " is not released");
+				}
+			}
+			world.note(call + " released" + ((lost != null) ? " (" + lost.getMessage() + ")" : ""));
+		}
+
+		/**
+		 * Judge a blocking call's answer as it returns, where its work would start: on the
+		 * calling thread, so nothing can happen between the core's answer and the work.
+		 */
+		private void checkReturn(Call call, @Nullable Acquisition acquisition) {
+			long now = SimRun.this.world.now();
+			if (now > SimCallChecks.answerBy(call.askedAt, call.waitTime)
+					&& !this.instance.pausedBetween(call.askedAt, now)) {
+				fail("wait time", call + " returned " + (now - call.askedAt) / 1_000_000 + " ms after it asked");
+			}
+			if (acquisition == null) {
+				return;
+			}
+			String invalid = SimCallChecks.notValid(SimRun.this.server, acquisition.holds());
+			if (invalid != null) {
+				fail("starts valid", call + "'s work starts, though " + invalid);
+			}
+		}
+
+		private void askToken(Call call, Grant grant) {
+			try {
+				long token = grant.hold.fencingToken();
+				SimRun.this.world.note(call + " has token " + token);
+				tokenFixed(grant, token);
+			}
+			catch (LockLostException ex) {
+				SimRun.this.world.note(call + " got no token: " + ex.getMessage());
+			}
+		}
+
+		/**
+		 * Call again, from inside the work, on a key the call holds: the inner call shares the
+		 * outer call's grant, and its end releases only itself.
+		 */
+		private void reenter(Call call, Grant outer) {
+			SimWorld world = SimRun.this.world;
+			LockMode mode = (outer.hold.grantMode() == LockMode.SHARED || world.chance(0.5)) ? LockMode.SHARED
+					: LockMode.EXCLUSIVE;
+			if (outer.hold.grantMode() == LockMode.SHARED && world.chance(0.2)) {
+				try {
+					this.instance.engine.acquire(List.of(outer.key), LockMode.EXCLUSIVE, Duration.ofSeconds(-1));
+					fail("reentrancy", call + " upgraded its shared lock on " + outer.key + " to an exclusive one");
+				}
+				catch (ZkLockException | InterruptedException ex) {
+					world.note(call + " may not upgrade: " + ex.getMessage());
+				}
+				return;
+			}
+			SimRun.this.reentered++;
+			Acquisition inner;
+			try {
+				inner = this.instance.engine.acquire(List.of(outer.key), mode, Duration.ZERO);
+			}
+			catch (InterruptedException | ZkLockException ex) {
+				fail("reentrancy", call + "'s reentrant call on " + outer.key + " failed: " + ex);
+				return;
+			}
+			Hold hold = (inner != null) ? inner.holds().get(0) : null;
+			if (hold == null || hold.owner() || hold.lock() != outer.hold.lock()) {
+				fail("reentrancy", call + "'s reentrant call on " + outer.key + " did not share the outer grant: "
+						+ ((hold != null) ? "a grant of its own" : "refused"));
+				return;
+			}
+			world.note(call + " reenters " + outer.key + " " + mode);
+			this.thread.sleep(world.between(0, SimRun.this.plan.maxHold / 2));
+			try {
+				inner.ensureHeld();
+			}
+			catch (LockLostException ex) {
+				world.note(call + "'s reentrant call lost its lock: " + ex.getMessage());
+			}
+			this.instance.engine.release(inner);
+			if (!hold.isReleased() || hold.isValid()) {
+				fail("reentrancy", call + "'s reentrant call on " + outer.key + " returned, but its lock is not released");
+			}
+			if (outer.hold.isReleased()) {
+				fail("reentrancy", call + "'s reentrant call on " + outer.key + " released the outer call's grant");
+			}
 		}
 
 	}
