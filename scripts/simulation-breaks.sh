@@ -4,6 +4,7 @@
 # checks the current commit out into a scratch worktree under target/, breaks the lock core on
 # purpose there, runs the simulator's seeds in order (one thread) until the first violations, and
 # prints which promise was reported broken and at which seed. The worktree is removed at the end.
+# The breaks of the blocking entry points run the seeds with blocking callers on simulated threads.
 #
 #   scripts/simulation-breaks.sh [break ...]      (all breaks when none is named)
 #
@@ -76,11 +77,28 @@ breaks = {
       'this.earlyRead = null;\n\t\tthis.earlyReadFailed = false;\n\t\tint gen = this.generation;\n\t\tthis.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,\n\t\t\t\tcreateReply(gen, this::created, Created::path, null));\n\t\tthis.phase = Phase.CREATING;')]),
   'spent-key-keeps-unknown-node': ('liveness', [('NodeAcquisition.java',
       'this.unknown.removeInBackground(null);\n\t\tthis.port.delete(this.keyPath, null);', 'this.port.delete(this.keyPath, null);')]),
+  # Breaks of the blocking entry points: run with blocking callers on simulated threads.
+  'blocking-several-keys-no-recheck': ('starts valid', [('LockEngine.java',
+      'acquired = holds.size() == 1 || ownGrantsValid(holds);', 'acquired = true;')], 'blocking'),
+  'blocking-gives-back-waiting': ('wait time', [('LockEngine.java',
+      'releaseOwned(hold, false);', 'releaseOwned(hold, true);')], 'blocking'),
+  'blocking-ensure-held-hides-loss': ('lost reported', [('Acquisition.java',
+      'if (!hold.lock().isValid()) {\n\t\t\t\tthrow lost(hold);', 'if (!hold.lock().isValid() && Boolean.getBoolean("never")) {\n\t\t\t\tthrow lost(hold);')], 'blocking'),
+  'no-reentrancy': ('reentrancy', [('LockEngine.java',
+      'Hold outer = ThreadHolds.find(key);', 'Hold outer = null;')], 'blocking'),
+  'release-keeps-thread-holds': ('exclusion', [('LockEngine.java',
+      'ThreadHolds.remove(hold);\n\t\t\tif (hold.owner()) {\n\t\t\t\treleaseOwned(hold, true);',
+      'if (hold.owner()) {\n\t\t\t\treleaseOwned(hold, true);')], 'blocking'),
+  'token-taken-under-batch-lock': ('simulated threads', [('GrantBatch.java',
+      'long taken = tokenTaken(lock.newToken());',
+      'long taken;\n\t\t\tacquire();\n\t\t\ttry {\n\t\t\t\ttaken = tokenTaken(lock.newToken());\n\t\t\t}\n\t\t\tfinally {\n\t\t\t\tthis.lock.unlock();\n\t\t\t}')], 'blocking'),
+  'blocking-wait-beside-the-port': ('simulated threads', [('Deadline.java',
+      'return port.await(answer, Math.min(nanos, POLL_NANOS));', 'return answer.get(Math.min(nanos, POLL_NANOS), TimeUnit.NANOSECONDS);')], 'blocking'),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-30s %-22s %s' % ('break', 'expected', 'first violations (seed: promise)'))
 for name in selected:
-    expected, edits = breaks[name]
+    expected, edits, *mode = breaks[name]
     subprocess.run(['git', '-C', work, 'checkout', '-q', '--', 'autoconfigure/src/main'], check=True)
     for file, old, new in edits:
         path = core + file
@@ -90,9 +108,10 @@ for name in selected:
         open(path, 'w').write(text.replace(old, new))
     result = subprocess.run(['./mvnw', '-B', '-o', '-q', '-pl', 'autoconfigure', 'test-compile', 'surefire:test',
         '-Dtest=LockCoreSimulationTests#everySeedKeepsThePromises', '-Dsurefire.failIfNoSpecifiedTests=false',
-        '-Dzklock.sim.seeds=' + os.environ.get('SEEDS', '20000'), '-Dzklock.sim.threads=1'],
+        '-Dzklock.sim.seeds=' + os.environ.get('SEEDS', '20000'), '-Dzklock.sim.threads=1',
+        '-Dzklock.sim.blocking=' + str(mode == ['blocking']).lower()],
         cwd=work, capture_output=True, text=True)
-    found = re.findall(r'Seed (\d+) broke ([a-z ]+?) at', result.stdout)
+    found = re.findall(r'Seed (\d+) broke ([a-z ]+?)(?: at|:)', result.stdout)
     seen, caught = set(), []
     for seed, promise in found:
         if seed not in seen:

@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import ch.qos.logback.classic.Level;
@@ -33,6 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (the {@code simulation-search} profile). Logging of the lock core is off while seeds run.
  */
 class LockCoreSimulationTests {
+
+	private static final long HUNG_SECONDS = 60;
 
 	private static Level level;
 
@@ -85,7 +90,12 @@ class LockCoreSimulationTests {
 		AtomicLong next = new AtomicLong(first);
 		// Seeds are independent worlds: they run on several threads, each seed still on one
 		// (its simulated threads taking turns with it).
-		ExecutorService workers = Executors.newFixedThreadPool(threads);
+		ExecutorService workers = Executors.newFixedThreadPool(threads, (task) -> {
+			Thread thread = new Thread(task, "simulated seeds");
+			thread.setDaemon(true);
+			return thread;
+		});
+		Map<Thread, long[]> seedsRunning = new ConcurrentHashMap<>();
 		List<Future<?>> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			running.add(workers.submit(() -> {
@@ -94,8 +104,10 @@ class LockCoreSimulationTests {
 					if (seed - first >= seeds) {
 						return null;
 					}
+					seedsRunning.put(Thread.currentThread(), new long[] { seed, System.nanoTime() });
 					SimRun run = new SimRun(seed, 60, SimRun.Breaks.NONE, blocking);
 					SimRun.Violation violation = run.run();
+					seedsRunning.remove(Thread.currentThread());
 					summary.add(run);
 					if (violation != null) {
 						violations.add(violation);
@@ -105,7 +117,15 @@ class LockCoreSimulationTests {
 			}));
 		}
 		for (Future<?> worker : running) {
-			worker.get();
+			while (true) {
+				try {
+					worker.get(1, TimeUnit.SECONDS);
+					break;
+				}
+				catch (TimeoutException ex) {
+					failIfHung(seedsRunning, blocking);
+				}
+			}
 		}
 		workers.shutdown();
 		double seconds = (System.nanoTime() - started) / 1e9;
@@ -117,6 +137,25 @@ class LockCoreSimulationTests {
 				blocking ? summary.blockingCounts() : "", violations.size());
 		violations.sort(Comparator.comparingLong(SimRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
+	}
+
+	/**
+	 * Fail if a seed has run for {@link #HUNG_SECONDS}: a world whose own thread blocks (on a
+	 * lock a waiting simulated thread holds) never ends by itself. The seed's thread is a daemon,
+	 * left blocked.
+	 */
+	private static void failIfHung(Map<Thread, long[]> seedsRunning, boolean blocking) {
+		seedsRunning.forEach((thread, seed) -> {
+			if (System.nanoTime() - seed[1] > TimeUnit.SECONDS.toNanos(HUNG_SECONDS)) {
+				StringBuilder stack = new StringBuilder();
+				for (StackTraceElement element : thread.getStackTrace()) {
+					stack.append("\n    at ").append(element);
+				}
+				throw new AssertionError("Seed " + seed[0] + " broke simulated threads: the simulator's thread has been blocked"
+						+ " for " + HUNG_SECONDS + " s (replay it with -Dzklock.sim.seed=" + seed[0]
+						+ (blocking ? " -Dzklock.sim.blocking=true" : "") + "):" + stack);
+			}
+		});
 	}
 
 	@Test
