@@ -275,6 +275,38 @@ class ZkLockTemplateTests {
 	}
 
 	@Test
+	void aCallOnSeveralKeysStartsItsWorkOnlyWhileTheKeyTakenFirstIsStillHeld() throws Exception {
+		// The call takes "first", then waits for "second", held by another instance; meanwhile
+		// an operator releases its node of "first" (the owner applies the release, then the node
+		// is deleted, if the owner has not deleted it already). Once "second" is free, the call must not start its work on a lost "first":
+		// it gives both back and takes them again.
+		CuratorFramework client = this.support.client();
+		ZkLockTemplate one = this.support.template(client, false);
+		ZkLockTemplate other = this.support.template();
+		CountDownLatch otherHolds = new CountDownLatch(1);
+		CountDownLatch letGo = new CountDownLatch(1);
+		Future<?> holder = this.executor.submit(() -> other.execute("second", (lock) -> {
+			otherHolds.countDown();
+			letGo.await();
+			return null;
+		}));
+		assertThat(otherHolds.await(10, TimeUnit.SECONDS)).isTrue();
+		Future<String> call = this.executor.submit(() -> one.execute(List.of("first", "second"), LockMode.EXCLUSIVE,
+				Duration.ofSeconds(30), (lock) -> ZkLockContext.find("first").orElseThrow().isValid() + " "
+						+ lock.isValid()));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> one.heldLocks().stream().anyMatch((held) -> held.key().equals("first")));
+		List<String> nodes = LockTestSupport.lockNodes(client, "first");
+		assertThat(nodes).hasSize(1);
+		String node = LockNodes.path(LockTestSupport.BASE, LockKeys.encode("first")) + "/" + nodes.get(0);
+		assertThat(one.loseReleased(List.of(node), one.sessionId(), "released by the test")).isOne();
+		this.support.client().delete().quietly().forPath(node);
+		letGo.countDown();
+		holder.get(10, TimeUnit.SECONDS);
+		assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("true true");
+	}
+
+	@Test
 	void severalKeysNeverDeadlock() throws Exception {
 		ZkLockTemplate one = this.support.template();
 		ZkLockTemplate two = this.support.template();
