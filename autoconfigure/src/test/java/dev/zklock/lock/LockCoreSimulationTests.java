@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,6 +182,45 @@ class LockCoreSimulationTests {
 		SimRun run = new SimRun(13_017, 200, SimRun.Breaks.NONE);
 		SimRun.Violation violation = run.run();
 		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+	}
+
+	@Test
+	void aBlockingCallThatGetsOnlySomeOfItsKeysReturnsWithinItsWaitTime() throws Exception {
+		// Seed 117 with blocking callers: a call on two keys with a wait time of 90 ms got the
+		// first, not the second, and then waited for the delete of the first, its connection
+		// gone without the client knowing yet: it returned after 2,975 ms.
+		SimRun.Violation violation = runPinned(117);
+		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+	}
+
+	@Test
+	void aBlockingTokenAskDoesNotHoldUpOneThatDoesNotBlock() throws Exception {
+		// Seed 532 with blocking callers: with a blocking fencingToken() that holds its grant
+		// batch's lock while it waits for the write that gives the node a new zxid, a grant of
+		// the same batch asking fencingTokenAsync() blocks the thread that asks (here the
+		// world's own). Seed 58 found it, in the simulator as it was before the fix.
+		SimRun.Violation violation = runPinned(532);
+		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+	}
+
+	/**
+	 * Run one seed with blocking callers on a thread of its own, failing if the world's thread
+	 * stays blocked for {@link #HUNG_SECONDS}.
+	 */
+	private static SimRun.@Nullable Violation runPinned(long seed) throws Exception {
+		ExecutorService worker = Executors.newSingleThreadExecutor((task) -> {
+			Thread thread = new Thread(task, "simulated seed " + seed);
+			thread.setDaemon(true);
+			return thread;
+		});
+		Future<SimRun.@Nullable Violation> run = worker.submit(() -> new SimRun(seed, 200, SimRun.Breaks.NONE, true).run());
+		worker.shutdown();
+		try {
+			return run.get(HUNG_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (TimeoutException ex) {
+			throw new AssertionError("Seed " + seed + ": the simulator's thread has been blocked for " + HUNG_SECONDS + " s");
+		}
 	}
 
 	@Test
