@@ -86,7 +86,7 @@ breaks = {
       'if (!hold.lock().isValid()) {\n\t\t\t\tthrow lost(hold);', 'if (!hold.lock().isValid() && Boolean.getBoolean("never")) {\n\t\t\t\tthrow lost(hold);')], 'blocking'),
   'no-reentrancy': ('reentrancy', [('LockEngine.java',
       'Hold outer = ThreadHolds.find(key);', 'Hold outer = null;')], 'blocking'),
-  'release-keeps-thread-holds': ('exclusion', [('LockEngine.java',
+  'release-keeps-thread-holds': ('starts valid', [('LockEngine.java',
       'ThreadHolds.remove(hold);\n\t\t\tif (hold.owner()) {\n\t\t\t\treleaseOwned(hold, true);',
       'if (hold.owner()) {\n\t\t\t\treleaseOwned(hold, true);')], 'blocking'),
   'token-taken-under-batch-lock': ('simulated threads', [('GrantBatch.java',
