@@ -453,16 +453,30 @@ public final class LockEngine implements AutoCloseable {
 	 * A node of the call's own: the first version's recipe.
 	 */
 	private @Nullable Hold acquireOwn(String key, Waiter waiter, Deadline deadline) throws InterruptedException {
-		LockNode node = this.recipe.acquire(this.paths.get(key), waiter, deadline);
-		if (node == null) {
-			return null;
+		while (true) {
+			LockNode node = this.recipe.acquire(this.paths.get(key), waiter, deadline);
+			if (node == null) {
+				return null;
+			}
+			ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, this.tokensPerWrite, () -> {
+			}).ownedBy(this.recipe.data(waiter));
+			Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
+			lock.added(hold);
+			this.guard.add(lock, this.port);
+			if (lock.isValid()) {
+				return hold;
+			}
+			// Between the grant and its registration the connection was suspended, an operator
+			// released the node, or a pause may have outlasted the session: give the node back,
+			// and ask again within the wait time, as a grant of the key's node does.
+			releaseOwned(hold, false);
+			if (deadline.hasPassed()) {
+				if (!this.recipe.isConnected()) {
+					throw this.recipe.unreachable(key, deadline);
+				}
+				return null;
+			}
 		}
-		ActiveLock lock = new ActiveLock(key, node, this.port, this.pauses, this.listener, this.tokensPerWrite, () -> {
-		}).ownedBy(this.recipe.data(waiter));
-		Hold hold = new Hold(lock, waiter.mode(), GrantBatch.first(), true, Thread.currentThread());
-		lock.added(hold);
-		this.guard.add(lock, this.port);
-		return hold;
 	}
 
 	/**

@@ -166,7 +166,6 @@ final class SessionGuard implements ZooKeeperPort.ConnectionListener {
 			default -> {
 			}
 		}
-		this.waiting.snapshot().forEach(Waiter::signal);
 		if (newState == ZooKeeperPort.Connection.CONNECTED || newState == ZooKeeperPort.Connection.RECONNECTED) {
 			this.stalls.connected();
 		}

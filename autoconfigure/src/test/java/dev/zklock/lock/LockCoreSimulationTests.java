@@ -203,6 +203,17 @@ class LockCoreSimulationTests {
 		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
 	}
 
+	@Test
+	void aCallWithANodeOfItsOwnStartsItsWorkOnlyWhileItsGrantIsValid() throws Exception {
+		// Seeds 127 and 236 with blocking callers, local handoff off (a node per call): the node
+		// was granted, then the connection was suspended (127), or an operator released it (236),
+		// before the call registered it; the call returned it all the same, in doubt or lost.
+		for (long seed : new long[] { 127, 236 }) {
+			SimRun.Violation violation = runPinned(seed);
+			assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+		}
+	}
+
 	/**
 	 * Run one seed with blocking callers on a thread of its own, failing if the world's thread
 	 * stays blocked for {@link #HUNG_SECONDS}.

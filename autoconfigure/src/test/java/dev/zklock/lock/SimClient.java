@@ -777,9 +777,33 @@ final class SimClient implements ZooKeeperPort {
 		return this.connected;
 	}
 
+	/**
+	 * Wait on a simulated thread until Curator would say the client is connected again.
+	 */
 	@Override
-	public boolean awaitConnected(long nanos) {
-		throw new UnsupportedOperationException("The simulator does not drive the node-per-call recipe");
+	public boolean awaitConnected(long nanos) throws InterruptedException {
+		if (this.connected) {
+			return true;
+		}
+		CompletableFuture<Boolean> back = new CompletableFuture<>();
+		ConnectionListener listener = (state) -> {
+			if (state == Connection.CONNECTED || state == Connection.RECONNECTED) {
+				back.complete(true);
+			}
+		};
+		this.listeners.add(listener);
+		try {
+			return await(back, (nanos < 0) ? Long.MAX_VALUE : nanos);
+		}
+		catch (TimeoutException ex) {
+			return this.connected;
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			this.listeners.remove(listener);
+		}
 	}
 
 	/**

@@ -109,7 +109,14 @@ final class SimRun {
 		this.world = new SimWorld(seed, traceSize);
 		this.ends = new SplittableRandom(seed ^ 0x3C6E_F372_FE94L);
 		SimFaults faults = SimFaults.draw(this.world, this.ends);
-		this.plan = Plan.draw(this.world);
+		Plan drawn = Plan.draw(this.world);
+		if (blocking && !drawn.flood() && new SplittableRandom(seed ^ 0x3C6E_F372_FE94_F82BL).nextInt(3) == 0) {
+			// A third of the runs with blocking callers turn local handoff off: each blocking
+			// call then has a node of its own (the node-per-call recipe), beside the key's node
+			// that the instance's asynchronous calls share. A source of its own.
+			drawn = drawn.withoutHandoff();
+		}
+		this.plan = drawn;
 		if (this.plan.firstZxid != 0) {
 			this.server.startAt(this.plan.firstZxid);
 		}
@@ -157,6 +164,14 @@ final class SimRun {
 	record Plan(int instances, int callersPerInstance, int keys, double shared, int requests, long maxHold,
 			long maxThink, long sessionTimeout, LockSettings settings, int faults, double cancels, boolean flood,
 			double longHolds, int tokensPerWrite, long firstZxid, int newEpochs) {
+
+		Plan withoutHandoff() {
+			LockSettings own = new LockSettings(false, this.settings.handoffMaxGrants(), this.settings.handoffMaxTime(),
+					this.settings.keepIdleTime(), this.settings.keepMaxKeys(), this.settings.nodeNames());
+			return new Plan(this.instances, this.callersPerInstance, this.keys, this.shared, this.requests, this.maxHold,
+					this.maxThink, this.sessionTimeout, own, this.faults, this.cancels, this.flood, this.longHolds,
+					this.tokensPerWrite, this.firstZxid, this.newEpochs);
+		}
 
 		static Plan draw(SimWorld world) {
 			int instances = world.random().nextInt(3, 5);
@@ -736,7 +751,9 @@ final class SimRun {
 	 * only after that read, so it is judged only as the call it let by
 	 */
 	private void checkOrder(Instance instance, Call call, Acquisition acquisition, boolean blocking) {
-		if (call.keys.size() > 1) {
+		if (call.keys.size() > 1 || acquisition.holds().get(0).keyLock() == null) {
+			// A call with a node of its own is ordered by its node's sequence, with the other
+			// instances' nodes, not by the instance's queue.
 			return;
 		}
 		boolean undisturbed = call.disturbances == instance.disturbances && instance.pauses.isEmpty();
@@ -925,7 +942,9 @@ final class SimRun {
 			}
 			List<Grant> grants = new ArrayList<>();
 			for (Hold hold : acquisition.holds()) {
-				Grant grant = new Grant(this.instance, call, hold, hold.key(), hold.mode(), hold.grantedAt());
+				// A grant with a node of its own has no local grant time: it starts by the return.
+				long start = (hold.keyLock() != null) ? hold.grantedAt() : world.now();
+				Grant grant = new Grant(this.instance, call, hold, hold.key(), hold.mode(), start);
 				grants.add(grant);
 				SimRun.this.activeGrants.add(grant);
 			}
