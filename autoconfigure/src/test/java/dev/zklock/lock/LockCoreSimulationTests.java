@@ -195,11 +195,11 @@ class LockCoreSimulationTests {
 
 	@Test
 	void aBlockingTokenAskDoesNotHoldUpOneThatDoesNotBlock() throws Exception {
-		// Seed 532 with blocking callers: with a blocking fencingToken() that holds its grant
+		// Seed 602 with blocking callers: with a blocking fencingToken() that holds its grant
 		// batch's lock while it waits for the write that gives the node a new zxid, a grant of
 		// the same batch asking fencingTokenAsync() blocks the thread that asks (here the
 		// world's own). Seed 58 found it, in the simulator as it was before the fix.
-		SimRun.Violation violation = runPinned(532);
+		SimRun.Violation violation = runPinned(602);
 		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
 	}
 
