@@ -161,14 +161,19 @@ class LockCoreSimulationTests {
 
 	@Test
 	void theSameSeedGivesTheSameRun() {
-		for (long seed = 11; seed < 14; seed++) {
-			SimRun one = new SimRun(seed, 50, SimRun.Breaks.NONE);
-			SimRun.Violation first = one.run();
-			SimRun two = new SimRun(seed, 50, SimRun.Breaks.NONE);
-			SimRun.Violation second = two.run();
-			assertThat(two.steps()).isEqualTo(one.steps());
-			assertThat(two.requests()).isEqualTo(one.requests());
-			assertThat(String.valueOf(second)).isEqualTo(String.valueOf(first));
+		// With blocking callers too: their simulated threads run one at a time, at the world's
+		// steps, so their runs repeat step for step as well.
+		for (boolean blocking : new boolean[] { false, true }) {
+			for (long seed = 11; seed < 14; seed++) {
+				SimRun one = new SimRun(seed, 50, SimRun.Breaks.NONE, blocking);
+				SimRun.Violation first = one.run();
+				SimRun two = new SimRun(seed, 50, SimRun.Breaks.NONE, blocking);
+				SimRun.Violation second = two.run();
+				assertThat(two.steps()).isEqualTo(one.steps());
+				assertThat(two.requests()).isEqualTo(one.requests());
+				assertThat(two.blockingCounts()).isEqualTo(one.blockingCounts());
+				assertThat(String.valueOf(second)).isEqualTo(String.valueOf(first));
+			}
 		}
 	}
 
