@@ -368,6 +368,13 @@ final class NodeAcquisition {
 			}
 			return;
 		}
+		if (rc == Code.NONODE && this.ourPath != null) {
+			// No key node, so our node is gone too (a container is removed only once it is
+			// empty): look at it, and request the lock again. Stalling would read again for as
+			// long as the session lives.
+			checkOurNodeThenRead();
+			return;
+		}
 		if (rc != Code.OK || read == null) {
 			stall(rc);
 			return;

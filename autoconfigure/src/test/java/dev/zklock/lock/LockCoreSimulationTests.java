@@ -219,6 +219,15 @@ class LockCoreSimulationTests {
 		}
 	}
 
+	@Test
+	void aRequestWhoseKeyNodeIsGoneAsksAgainRatherThanReadingForever() throws Exception {
+		// Seed 4398 with blocking callers, a node per call: after a reconnect with the same
+		// session, a request whose node was gone read its key's children, found no key node,
+		// stalled, and read again every 100 ms for as long as the session lived.
+		SimRun.Violation violation = runPinned(4398);
+		assertThat(violation).as(() -> String.valueOf(violation)).isNull();
+	}
+
 	/**
 	 * Run one seed with blocking callers on a thread of its own, failing if the world's thread
 	 * stays blocked for {@link #HUNG_SECONDS}.
