@@ -208,7 +208,9 @@ public final class LockEngine implements AutoCloseable {
 			}
 			finally {
 				if (!acquired) {
-					giveBack(holds);
+					// Without waiting for the server: the call returns within its wait time, and
+					// the deletes of what it gives back go on in the background.
+					release(holds, false);
 				}
 			}
 			// A key taken earlier was lost while a later one was awaited: the work starts only
@@ -234,23 +236,6 @@ public final class LockEngine implements AutoCloseable {
 			}
 		}
 		return true;
-	}
-
-	/**
-	 * Release what a call that did not get every key holds, in reverse order, without waiting for
-	 * the server: the call returns within its wait time, and the deletes go on in the background.
-	 */
-	private void giveBack(List<Hold> holds) {
-		for (int i = holds.size() - 1; i >= 0; i--) {
-			Hold hold = holds.get(i);
-			ThreadHolds.remove(hold);
-			if (hold.owner()) {
-				releaseOwned(hold, false);
-			}
-			else {
-				hold.released();
-			}
-		}
 	}
 
 	/**
@@ -306,12 +291,19 @@ public final class LockEngine implements AutoCloseable {
 	 * @param acquisition the acquisition
 	 */
 	public void release(Acquisition acquisition) {
-		List<Hold> holds = acquisition.holds();
+		release(acquisition.holds(), true);
+	}
+
+	/**
+	 * Release the grants in reverse order.
+	 * @param awaitDelete whether to wait for the server to delete the nodes the releases give up
+	 */
+	private void release(List<Hold> holds, boolean awaitDelete) {
 		for (int i = holds.size() - 1; i >= 0; i--) {
 			Hold hold = holds.get(i);
 			ThreadHolds.remove(hold);
 			if (hold.owner()) {
-				releaseOwned(hold, true);
+				releaseOwned(hold, awaitDelete);
 			}
 			else {
 				// A reentrant grant ends with its call, although the outer call still holds
