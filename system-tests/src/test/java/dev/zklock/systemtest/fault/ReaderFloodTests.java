@@ -54,6 +54,13 @@ class ReaderFloodTests {
 	private static final int MAX_GRANTS = 32;
 
 	/**
+	 * {@code zklock.lock.handoff.max-time} of the reader: long enough that {@link #MAX_GRANTS},
+	 * not the time, ends the reader's grants once it has seen a write (its 8 threads make 32
+	 * grants in about 80 ms, within the default 100 ms, which would hide a bound counted wrong).
+	 */
+	private static final Duration MAX_TIME = Duration.ofSeconds(1);
+
+	/**
 	 * Shared grants that may pass a write beyond the bound as a rule: a round of the reader's
 	 * threads made while its node is created and seen by the reader, and one more under way.
 	 */
@@ -73,7 +80,13 @@ class ReaderFloodTests {
 	 */
 	private static final double WITHIN_BOUND_SHARE = 0.9;
 
-	private static final Duration WORK_TIME = Duration.ofMillis(5);
+	/**
+	 * Work of each call. The grants counted beyond the bound are the reader's grants made while
+	 * the news of a write travels; at 20 ms, two rounds of the 8 threads ({@link #IN_FLIGHT})
+	 * cover about 40 ms of it, which a loaded machine needs (at 5 ms, 10 ms of it, one write in
+	 * ten was passed by more on a machine at load 6).
+	 */
+	private static final Duration WORK_TIME = Duration.ofMillis(20);
 
 	private static final Duration WRITING = Duration.ofSeconds(20);
 
@@ -133,6 +146,7 @@ class ReaderFloodTests {
 		properties.put("systemtest.mix-exclusive-share", Double.toString(exclusiveShare));
 		properties.put("systemtest.work-time", WORK_TIME.toMillis() + "ms");
 		properties.put("zklock.lock.handoff.max-grants", Integer.toString(MAX_GRANTS));
+		properties.put("zklock.lock.handoff.max-time", MAX_TIME.toMillis() + "ms");
 		return new AppProcess(name, proxy, folder.resolve("logs").resolve(name + ".log"), properties);
 	}
 
