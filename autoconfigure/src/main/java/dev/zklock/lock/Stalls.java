@@ -13,7 +13,7 @@ import dev.zklock.zookeeper.ZooKeeperPort;
  */
 final class Stalls {
 
-	private static final long RETRY_DELAY_MILLIS = 100;
+	static final long RETRY_DELAY_MILLIS = 100;
 
 	private final ZooKeeperPort port;
 
