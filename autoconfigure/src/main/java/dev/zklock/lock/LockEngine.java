@@ -160,6 +160,7 @@ public final class LockEngine implements AutoCloseable {
 		for (KeyLock keyLock : this.keyLocks.all()) {
 			keyLock.released(nodePaths);
 		}
+		this.recipe.released(nodePaths);
 		for (String path : nodePaths) {
 			this.port.delete(path, null);
 		}

@@ -1,7 +1,10 @@
 package dev.zklock.lock;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -39,6 +42,12 @@ final class LockRecipe {
 	private final NodeOwners owners;
 
 	private final LockNodeNames names;
+
+	/**
+	 * The requests of the calls that wait now, so that an operator's release of a waiting node
+	 * reaches its request.
+	 */
+	private final Set<NodeAcquisition> waiting = ConcurrentHashMap.newKeySet();
 
 	LockRecipe(ZooKeeperPort port, KeyNodes keyNodes, Stalls stalls, NodeOwners owners, LockNodeNames names) {
 		this.port = port;
@@ -91,6 +100,7 @@ final class LockRecipe {
 					}
 
 				});
+		this.waiting.add(acquisition);
 		acquisition.ownedBy(data(waiter)).start();
 		boolean done = false;
 		try {
@@ -110,9 +120,22 @@ final class LockRecipe {
 			return null;
 		}
 		finally {
+			this.waiting.remove(acquisition);
 			if (!done) {
 				giveUp(acquisition, result);
 			}
+		}
+	}
+
+	/**
+	 * Apply an operator's release of lock nodes to the calls that wait: a call whose waiting
+	 * node is one of them asks for a new node at once (a node already granted is the holder's,
+	 * and lost as any held node).
+	 * @param paths the released nodes' full paths
+	 */
+	void released(Collection<String> paths) {
+		for (NodeAcquisition acquisition : this.waiting) {
+			acquisition.released(paths);
 		}
 	}
 

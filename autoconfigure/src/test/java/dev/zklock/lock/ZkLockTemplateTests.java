@@ -307,6 +307,45 @@ class ZkLockTemplateTests {
 	}
 
 	@Test
+	void aWaitingCallWithANodeOfItsOwnAsksForANewNodeAtOnceWhenAnOperatorReleasesIt() throws Exception {
+		// Local handoff off: the waiting call has a node of its own. An operator releases that
+		// node while another instance holds the key: the call must ask again at once, with a new
+		// node, not learn of it only when the holder lets go.
+		CuratorFramework client = this.support.client();
+		ZkLockTemplate one = this.support.template(client,
+				new LockSettings(false, 32, Duration.ofMillis(100), Duration.ZERO, 0));
+		ZkLockTemplate other = this.support.template();
+		CountDownLatch otherHolds = new CountDownLatch(1);
+		CountDownLatch letGo = new CountDownLatch(1);
+		Future<?> holder = this.executor.submit(() -> other.execute("queued", (lock) -> {
+			otherHolds.countDown();
+			letGo.await();
+			return null;
+		}));
+		try {
+			assertThat(otherHolds.await(10, TimeUnit.SECONDS)).isTrue();
+			Future<String> call = this.executor.submit(
+					() -> one.execute("queued", LockMode.EXCLUSIVE, Duration.ofSeconds(30), (lock) -> "ran"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> LockTestSupport.lockNodes(client, "queued").size() == 2);
+			String waiting = LockNodes.sorted(LockTestSupport.lockNodes(client, "queued")).get(1);
+			String path = LockNodes.path(LockTestSupport.BASE, LockKeys.encode("queued")) + "/" + waiting;
+			assertThat(one.loseReleased(List.of(path), one.sessionId(), "released by the test")).isZero();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				List<String> nodes = LockTestSupport.lockNodes(client, "queued");
+				return nodes.size() == 2 && !nodes.contains(waiting);
+			});
+			assertThat(call).isNotDone();
+			letGo.countDown();
+			assertThat(call.get(30, TimeUnit.SECONDS)).isEqualTo("ran");
+		}
+		finally {
+			letGo.countDown();
+			holder.get(10, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
 	void severalKeysNeverDeadlock() throws Exception {
 		ZkLockTemplate one = this.support.template();
 		ZkLockTemplate two = this.support.template();
