@@ -94,6 +94,8 @@ breaks = {
       'long taken;\n\t\t\tacquire();\n\t\t\ttry {\n\t\t\t\ttaken = tokenTaken(lock.newToken());\n\t\t\t}\n\t\t\tfinally {\n\t\t\t\tthis.lock.unlock();\n\t\t\t}')], 'blocking'),
   'own-node-returned-unchecked': ('starts valid', [('LockEngine.java',
       'if (lock.isValid()) {\n\t\t\t\treturn hold;', 'if (true) {\n\t\t\t\treturn hold;')], 'blocking'),
+  'release-skips-own-node-calls': ('liveness', [('LockEngine.java',
+      'this.recipe.released(nodePaths);\n', '')], 'blocking'),
   'blocking-wait-beside-the-port': ('simulated threads', [('Deadline.java',
       'return port.await(answer, Math.min(nanos, POLL_NANOS));', 'return answer.get(Math.min(nanos, POLL_NANOS), TimeUnit.NANOSECONDS);')], 'blocking'),
 }
