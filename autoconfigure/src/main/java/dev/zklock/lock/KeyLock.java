@@ -417,6 +417,21 @@ final class KeyLock {
 	 * An operator released some nodes of this instance: a node this key is still acquiring is
 	 * given up and asked for again.
 	 */
+	/**
+	 * Return the node the key's request waits with, {@code null} if there is none.
+	 */
+	@Nullable String waitingNode() {
+		NodeAcquisition current;
+		lock();
+		try {
+			current = this.acquiring;
+		}
+		finally {
+			unlock();
+		}
+		return (current != null) ? current.waitingNode() : null;
+	}
+
 	void released(Collection<String> paths) {
 		NodeAcquisition current;
 		lock();

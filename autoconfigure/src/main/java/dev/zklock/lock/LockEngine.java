@@ -168,6 +168,21 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Return the lock nodes this instance's requests wait with now: those of the keys' requests
+	 * and of the calls with a node of their own.
+	 */
+	List<String> waitingNodes() {
+		List<String> nodes = new ArrayList<>(this.recipe.waitingNodes());
+		for (KeyLock keyLock : this.keyLocks.all()) {
+			String node = keyLock.waitingNode();
+			if (node != null) {
+				nodes.add(node);
+			}
+		}
+		return nodes;
+	}
+
+	/**
 	 * Return the current session id, 0 when there is none.
 	 * @return the session id
 	 */

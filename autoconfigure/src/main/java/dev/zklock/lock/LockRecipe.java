@@ -1,5 +1,6 @@
 package dev.zklock.lock;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -125,6 +126,20 @@ final class LockRecipe {
 				giveUp(acquisition, result);
 			}
 		}
+	}
+
+	/**
+	 * Return the nodes the calls that wait now wait with.
+	 */
+	List<String> waitingNodes() {
+		List<String> nodes = new ArrayList<>();
+		for (NodeAcquisition acquisition : this.waiting) {
+			String node = acquisition.waitingNode();
+			if (node != null) {
+				nodes.add(node);
+			}
+		}
+		return nodes;
 	}
 
 	/**

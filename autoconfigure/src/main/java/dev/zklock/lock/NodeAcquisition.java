@@ -204,6 +204,20 @@ final class NodeAcquisition {
 	}
 
 	/**
+	 * Return the node this request waits with, {@code null} if it has none, holds the key, or
+	 * was abandoned.
+	 */
+	@Nullable String waitingNode() {
+		String[] path = new String[1];
+		locked(() -> {
+			if (this.phase != Phase.ABANDONED && this.phase != Phase.GRANTED) {
+				path[0] = this.ourPath;
+			}
+		});
+		return path[0];
+	}
+
+	/**
 	 * Go on after the connection came back, or after a step failed: find out what became of
 	 * the step in progress. A node of a session that ended is gone, and its watch with it: ask
 	 * again with the current session. A waiting node of the current session reads the children

@@ -452,6 +452,11 @@ final class SimRun {
 					}
 					int held = target.engine.loseReleased(List.of(path), session, "released by a simulated operator");
 					target.disturbances++;
+					if (target.engine.waitingNodes().contains(path)) {
+						fail("released node replaced", "a request of " + target.name + " still waits with " + path
+								+ " once its release was applied");
+						return;
+					}
 					this.world.note(target.name + " applied the release of " + path + " (" + held + " held) and answered");
 					this.world.schedule(SimWorld.SERVER,
 							this.releaseRandom.nextLong(SimWorld.millis(1), SimWorld.millis(30)),
