@@ -75,6 +75,8 @@ breaks = {
   'creating-after-the-create': ('liveness', [('NodeAcquisition.java',
       'this.phase = Phase.CREATING;\n\t\tthis.earlyRead = null;\n\t\tthis.earlyReadFailed = false;\n\t\tint gen = this.generation;\n\t\tthis.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,\n\t\t\t\tcreateReply(gen, this::created, Created::path, null));',
       'this.earlyRead = null;\n\t\tthis.earlyReadFailed = false;\n\t\tint gen = this.generation;\n\t\tthis.port.createLockNode(LockNodes.path(this.keyPath, LockNodes.marker(this.mode, this.names)), this.data,\n\t\t\t\tcreateReply(gen, this::created, Created::path, null));\n\t\tthis.phase = Phase.CREATING;')]),
+  'release-skips-key-requests': ('released node replaced', [('LockEngine.java',
+      'for (KeyLock keyLock : this.keyLocks.all()) {\n\t\t\tkeyLock.released(nodePaths);\n\t\t}\n', '')]),
   'spent-key-keeps-unknown-node': ('liveness', [('NodeAcquisition.java',
       'this.unknown.removeInBackground(null);\n\t\tthis.port.delete(this.keyPath, null);', 'this.port.delete(this.keyPath, null);')]),
   # Breaks of the blocking entry points: run with blocking callers on simulated threads.
@@ -94,7 +96,7 @@ breaks = {
       'long taken;\n\t\t\tacquire();\n\t\t\ttry {\n\t\t\t\ttaken = tokenTaken(lock.newToken());\n\t\t\t}\n\t\t\tfinally {\n\t\t\t\tthis.lock.unlock();\n\t\t\t}')], 'blocking'),
   'own-node-returned-unchecked': ('starts valid', [('LockEngine.java',
       'if (lock.isValid()) {\n\t\t\t\treturn hold;', 'if (true) {\n\t\t\t\treturn hold;')], 'blocking'),
-  'release-skips-own-node-calls': ('liveness', [('LockEngine.java',
+  'release-skips-own-node-calls': ('released node replaced', [('LockEngine.java',
       'this.recipe.released(nodePaths);\n', '')], 'blocking'),
   'blocking-wait-beside-the-port': ('simulated threads', [('Deadline.java',
       'return port.await(answer, Math.min(nanos, POLL_NANOS));', 'return answer.get(Math.min(nanos, POLL_NANOS), TimeUnit.NANOSECONDS);')], 'blocking'),
