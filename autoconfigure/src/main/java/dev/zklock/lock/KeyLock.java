@@ -414,10 +414,6 @@ final class KeyLock {
 	}
 
 	/**
-	 * An operator released some nodes of this instance: a node this key is still acquiring is
-	 * given up and asked for again.
-	 */
-	/**
 	 * Return the node the key's request waits with, {@code null} if there is none.
 	 */
 	@Nullable String waitingNode() {
@@ -432,6 +428,10 @@ final class KeyLock {
 		return (current != null) ? current.waitingNode() : null;
 	}
 
+	/**
+	 * An operator released some nodes of this instance: a node this key is still acquiring is
+	 * given up and asked for again.
+	 */
 	void released(Collection<String> paths) {
 		NodeAcquisition current;
 		lock();
