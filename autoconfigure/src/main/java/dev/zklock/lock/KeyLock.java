@@ -417,14 +417,7 @@ final class KeyLock {
 	 * Return the node the key's request waits with, {@code null} if there is none.
 	 */
 	@Nullable String waitingNode() {
-		NodeAcquisition current;
-		lock();
-		try {
-			current = this.acquiring;
-		}
-		finally {
-			unlock();
-		}
+		NodeAcquisition current = acquiring();
 		return (current != null) ? current.waitingNode() : null;
 	}
 
@@ -433,16 +426,23 @@ final class KeyLock {
 	 * given up and asked for again.
 	 */
 	void released(Collection<String> paths) {
-		NodeAcquisition current;
+		NodeAcquisition current = acquiring();
+		if (current != null) {
+			current.released(paths);
+		}
+	}
+
+	/**
+	 * Return the key's request, read under the key's lock; the caller calls it outside the
+	 * lock, as the request takes its own.
+	 */
+	private @Nullable NodeAcquisition acquiring() {
 		lock();
 		try {
-			current = this.acquiring;
+			return this.acquiring;
 		}
 		finally {
 			unlock();
-		}
-		if (current != null) {
-			current.released(paths);
 		}
 	}
 
