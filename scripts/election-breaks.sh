@@ -65,6 +65,18 @@ breaks = {
   'grant-starts-nothing': ('liveness', [('LeaderComponents.java',
       'public void granted(String group, long epoch) {\n\t\trequestStart(group);',
       'public void granted(String group, long epoch) {')]),
+  # Components whose start or stop fails.
+  'failed-start-keeps-leading': ('liveness', [('LeaderComponents.java',
+      'Throwable failure = components.start(term.get().epoch());\n\t\tif (failure != null) {',
+      'Throwable failure = components.start(term.get().epoch());\n\t\tif (false) {')]),
+  'failed-start-leaves-components': ('stop before yield', [('LeaderComponentGroup.java',
+      'stop("component \'" + component.beanName() + "\' failed to start");', '')]),
+  'start-catches-exceptions-only': ('liveness', [('LeaderComponentGroup.java',
+      'component.bean().start();\n\t\t\t}\n\t\t\tcatch (Throwable thrown) {',
+      'component.bean().start();\n\t\t\t}\n\t\t\tcatch (RuntimeException thrown) {')]),
+  'stop-gives-up-at-a-failure': ('components follow leadership', [('LeaderComponentGroup.java',
+      'component.bean().stop();\n\t\t\t}\n\t\t\tcatch (Throwable ex) {',
+      'component.bean().stop();\n\t\t\t}\n\t\t\tcatch (Error ex) {')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-38s %-30s %s' % ('break', 'expected', 'first violations (seed: promise)'))

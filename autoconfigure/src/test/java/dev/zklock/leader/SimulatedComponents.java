@@ -25,7 +25,9 @@ import org.springframework.context.SmartLifecycle;
  * context.
  * <p>
  * Yielding mirrors {@code LeaderElections.yieldLeadership}: the components are stopped, and
- * waited for, before the participant steps down.
+ * waited for, before the participant steps down. A yield asked for on the group's own thread,
+ * after a component failed to start, mirrors {@code LeaderElections.yieldStopped}: the
+ * participant steps down at once, the components having been stopped there already.
  */
 public final class SimulatedComponents {
 
@@ -35,13 +37,21 @@ public final class SimulatedComponents {
 
 	private final Map<String, SimulatedParticipant> participants = new HashMap<>();
 
+	private final StepDowns stepDowns;
+
+	private final Threads threads;
+
 	/**
 	 * Create the components of an instance.
 	 * @param threads the simulated thread of each group
 	 * @param nanoTime the simulated clock
+	 * @param stepDowns told of each yield, as the participant steps down
 	 */
-	public SimulatedComponents(String participantId, Duration stopTimeout, Threads threads, LongSupplier nanoTime) {
+	public SimulatedComponents(String participantId, Duration stopTimeout, Threads threads, LongSupplier nanoTime,
+			StepDowns stepDowns) {
 		this.participantId = participantId;
+		this.stepDowns = stepDowns;
+		this.threads = threads;
 		this.components = new LeaderComponents(Leadership::new, stopTimeout, (group) -> {
 			Worker worker = threads.forGroup(group);
 			return new ComponentExecutor() {
@@ -106,7 +116,15 @@ public final class SimulatedComponents {
 		if (participant.epoch() >= 0) {
 			this.components.stopBeforeYield(group);
 		}
-		return participant.yieldLeadership();
+		return stepDown(group, participant, "yields");
+	}
+
+	private boolean stepDown(String group, SimulatedParticipant participant, String why) {
+		boolean yielded = participant.yieldLeadership();
+		if (yielded) {
+			this.stepDowns.steppedDown(group, why);
+		}
+		return yielded;
 	}
 
 	/**
@@ -131,6 +149,17 @@ public final class SimulatedComponents {
 	}
 
 	/**
+	 * Told of each yield of this instance's participants, at the moment the participant steps
+	 * down (gives up its node).
+	 */
+	@FunctionalInterface
+	public interface StepDowns {
+
+		void steppedDown(String group, String why);
+
+	}
+
+	/**
 	 * The simulated threads of the groups.
 	 */
 	@FunctionalInterface
@@ -152,6 +181,12 @@ public final class SimulatedComponents {
 		Future<?> submit(Runnable task);
 
 		void schedule(Runnable task, long delayMillis);
+
+		/**
+		 * Run an action, within the task that runs, once the time its calls so far have taken
+		 * has passed: the code that follows them.
+		 */
+		void afterCurrentWork(Runnable action);
 
 		void close();
 
@@ -214,6 +249,14 @@ public final class SimulatedComponents {
 
 		@Override
 		public boolean yieldLeadership(String group) {
+			if (SimulatedComponents.this.components.startsAndStops(group)) {
+				// A component failed to start, on the group's thread: the components were stopped
+				// there, and the participant steps down once their stops have returned, as
+				// LeaderElections.yieldStopped does.
+				SimulatedComponents.this.threads.forGroup(group)
+					.afterCurrentWork(() -> stepDown(group, participant(group), "yields after a component failed to start"));
+				return true;
+			}
 			return SimulatedComponents.this.yieldLeadership(group);
 		}
 

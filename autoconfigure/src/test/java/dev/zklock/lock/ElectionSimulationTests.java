@@ -55,7 +55,8 @@ class ElectionSimulationTests {
 					SimElectionRun.Breaks.NONE);
 			SimElectionRun.Violation violation = run.run();
 			System.out.println("Seed " + replay + ": " + run.describe() + "; " + run.steps() + " steps, " + run.grants()
-					+ " grants, " + run.faultsInjected() + " faults");
+					+ " grants, " + run.faultsInjected() + " faults, " + run.failedStarts() + " failed starts, "
+					+ run.failedStops() + " failed stops");
 			assertThat(violation).as(() -> String.valueOf(violation)).isNull();
 			return;
 		}
@@ -68,6 +69,8 @@ class ElectionSimulationTests {
 		AtomicLong grants = new AtomicLong();
 		AtomicLong faults = new AtomicLong();
 		AtomicLong refused = new AtomicLong();
+		AtomicLong failedStarts = new AtomicLong();
+		AtomicLong failedStops = new AtomicLong();
 		long started = System.nanoTime();
 		List<SimElectionRun.Violation> violations = Collections.synchronizedList(new ArrayList<>());
 		AtomicLong next = new AtomicLong(first);
@@ -86,6 +89,8 @@ class ElectionSimulationTests {
 					grants.addAndGet(run.grants());
 					faults.addAndGet(run.faultsInjected());
 					refused.addAndGet(run.refusedAtOnce());
+					failedStarts.addAndGet(run.failedStarts());
+					failedStops.addAndGet(run.failedStops());
 					if (violation != null) {
 						violations.add(violation);
 					}
@@ -99,9 +104,10 @@ class ElectionSimulationTests {
 		workers.shutdown();
 		double seconds = (System.nanoTime() - started) / 1e9;
 		System.out.printf("Election simulation: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.1f "
-				+ "grants, %.1f faults on average; %d requests refused at once in all; %d violations%n", done.get(), first,
-				seconds, threads, done.get() / seconds, grants.get() / (double) done.get(),
-				faults.get() / (double) done.get(), refused.get(), violations.size());
+				+ "grants, %.1f faults on average; %d requests refused at once, %d components' starts and %d stops "
+				+ "failed in all; %d violations%n", done.get(), first, seconds, threads, done.get() / seconds,
+				grants.get() / (double) done.get(), faults.get() / (double) done.get(), refused.get(), failedStarts.get(),
+				failedStops.get(), violations.size());
 		violations.sort(Comparator.comparingLong(SimElectionRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
 	}

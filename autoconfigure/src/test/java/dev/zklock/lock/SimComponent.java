@@ -1,11 +1,15 @@
 package dev.zklock.lock;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.SmartLifecycle;
 
 /**
  * A leader-only component of the simulator: running from the moment its {@code start()} is
  * entered until its {@code stop()} returns, each of which may take simulated time (a stop that
- * drains a listener container's work, say), during which its thread is busy.
+ * drains a listener container's work, say), during which its thread is busy. Its start and its
+ * stop may fail, as the run's {@link Failures} decide: a start that throws leaves the component
+ * half started (running, until a stop), and a stop that throws does so once its work is done.
  */
 final class SimComponent implements SmartLifecycle {
 
@@ -23,10 +27,12 @@ final class SimComponent implements SmartLifecycle {
 
 	private final SimComponentThread thread;
 
+	private final Failures failures;
+
 	private boolean running;
 
 	SimComponent(SimWorld world, String actor, String name, int phase, long startNanos, long stopNanos,
-			SimComponentThread thread) {
+			SimComponentThread thread, Failures failures) {
 		this.world = world;
 		this.actor = actor;
 		this.name = name;
@@ -34,6 +40,7 @@ final class SimComponent implements SmartLifecycle {
 		this.startNanos = startNanos;
 		this.stopNanos = stopNanos;
 		this.thread = thread;
+		this.failures = failures;
 	}
 
 	long startNanos() {
@@ -48,16 +55,31 @@ final class SimComponent implements SmartLifecycle {
 	public void start() {
 		this.running = true;
 		this.thread.occupy(this.startNanos);
+		fail(this.failures.start(this));
 	}
 
 	@Override
 	public void stop() {
-		this.thread.occupy(this.stopNanos);
-		if (this.stopNanos == 0) {
+		long stopped = this.thread.occupy(this.stopNanos);
+		if (stopped <= this.world.now()) {
 			this.running = false;
-			return;
 		}
-		this.world.schedule(this.actor, this.stopNanos, this.name + " stopped", () -> this.running = false);
+		else {
+			// It returns once the work its task did before it, and its own, are done.
+			this.world.at(this.actor, stopped, this.name + " stopped", () -> this.running = false);
+		}
+		fail(this.failures.stop(this));
+	}
+
+	/**
+	 * Throw what a start or stop fails with, a checked exception too (as Kotlin code may
+	 * throw one from a method that does not declare it).
+	 */
+	@SuppressWarnings("unchecked")
+	private static <T extends Throwable> void fail(@Nullable Throwable failure) throws T {
+		if (failure != null) {
+			throw (T) failure;
+		}
 	}
 
 	@Override
@@ -73,6 +95,37 @@ final class SimComponent implements SmartLifecycle {
 	@Override
 	public String toString() {
 		return this.name;
+	}
+
+	/**
+	 * Decides which starts and stops fail, and with what.
+	 */
+	interface Failures {
+
+		Failures NONE = new Failures() {
+
+			@Override
+			public @Nullable Throwable start(SimComponent component) {
+				return null;
+			}
+
+			@Override
+			public @Nullable Throwable stop(SimComponent component) {
+				return null;
+			}
+
+		};
+
+		/**
+		 * @return what the component's start throws once it has begun, or {@code null}
+		 */
+		@Nullable Throwable start(SimComponent component);
+
+		/**
+		 * @return what the component's stop throws once it has ended, or {@code null}
+		 */
+		@Nullable Throwable stop(SimComponent component);
+
 	}
 
 }

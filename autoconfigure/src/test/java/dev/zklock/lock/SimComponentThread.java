@@ -71,16 +71,24 @@ final class SimComponentThread implements SimulatedComponents.Worker {
 	}
 
 	@Override
+	public void afterCurrentWork(Runnable action) {
+		this.world.at(this.actor, Math.max(this.busyUntil, this.world.now()), this.name + " goes on", action);
+	}
+
+	@Override
 	public void close() {
 		this.closed = true;
 		this.queue.clear();
 	}
 
 	/**
-	 * Keep the thread busy for a while from now: a component's start or stop takes that long.
+	 * Keep the thread busy for a while more: a component's start or stop takes that long,
+	 * after what the task did before it.
+	 * @return when that work ends
 	 */
-	void occupy(long nanos) {
+	long occupy(long nanos) {
 		this.busyUntil = Math.max(this.busyUntil, this.world.now()) + nanos;
+		return this.busyUntil;
 	}
 
 	private void runNext() {

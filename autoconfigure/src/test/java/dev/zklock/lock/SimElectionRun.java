@@ -18,7 +18,8 @@ import dev.zklock.leader.SimulatedParticipant;
  * session, yields and applications stopped and started again at random moments, then a quiet
  * phase and the close of every instance. Each instance runs one or two leader-only components
  * per group ({@link SimComponent}), started and stopped by the real {@code LeaderComponents}
- * ({@link SimulatedComponents}) on simulated threads ({@link SimComponentThread}). After every
+ * ({@link SimulatedComponents}) on simulated threads ({@link SimComponentThread}); in half the
+ * runs their starts and stops fail now and then, with what a component may throw. After every
  * step it checks the promises of {@code docs/elections.md}; the first broken one ends the run.
  */
 final class SimElectionRun {
@@ -70,6 +71,32 @@ final class SimElectionRun {
 
 	private final double dropAfterCreate;
 
+	private final java.util.SplittableRandom failures;
+
+	private final double failureChance;
+
+	private int failedStarts;
+
+	private final SimComponent.Failures componentFailures = new SimComponent.Failures() {
+
+		@Override
+		public @Nullable Throwable start(SimComponent component) {
+			Throwable failure = failure(component, "start");
+			SimElectionRun.this.failedStarts += (failure != null) ? 1 : 0;
+			return failure;
+		}
+
+		@Override
+		public @Nullable Throwable stop(SimComponent component) {
+			Throwable failure = failure(component, "stop");
+			SimElectionRun.this.failedStops += (failure != null) ? 1 : 0;
+			return failure;
+		}
+
+	};
+
+	private int failedStops;
+
 	SimElectionRun(long seed, int traceSize, Breaks breaks) {
 		this.seed = seed;
 		this.world = new SimWorld(seed, traceSize);
@@ -84,6 +111,10 @@ final class SimElectionRun {
 		// gave before.
 		java.util.SplittableRandom creates = new java.util.SplittableRandom(seed ^ 0xBB67_AE85_84CAL);
 		this.dropAfterCreate = (creates.nextInt(3) == 0) ? 0.3 : 0;
+		// In half the runs, a component's start or stop fails now and then, while the faults
+		// last. A random source of its own, as above.
+		this.failures = new java.util.SplittableRandom(seed ^ 0x3C6E_F372_A54FL);
+		this.failureChance = (this.failures.nextInt(2) == 0) ? this.failures.nextDouble(0.05, 0.4) : 0;
 	}
 
 	/**
@@ -274,12 +305,10 @@ final class SimElectionRun {
 		Participant participant = target.participants.get(this.world.random().nextInt(target.participants.size()));
 		if (participant.running && participant.election.epoch() >= 0 && this.world.chance(0.5)) {
 			// Its components stop, and are waited for, before it steps down.
+			// (stepsDown judges it.)
 			boolean yielded = this.breaks.yieldWithoutStopping() ? participant.election.yieldLeadership()
 					: target.components.yieldLeadership(participant.group);
 			this.world.note(participant + " yields: " + yielded);
-			if (yielded && !this.breaks.yieldWithoutStopping()) {
-				stoppedBeforeLeaving(participant, "yields");
-			}
 		}
 		else if (participant.running) {
 			// The application's context stopped (its components first, waited for), and
@@ -387,6 +416,39 @@ final class SimElectionRun {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * A participant of an instance stepped down through its components: a yield, or the yield
+	 * after a component failed to start.
+	 */
+	private void stepsDown(Instance instance, String group, String why) {
+		for (Participant participant : instance.participants) {
+			if (participant.group.equals(group)) {
+				this.world.note(participant + " " + why);
+				stoppedBeforeLeaving(participant, why);
+			}
+		}
+	}
+
+	/**
+	 * A component's start or stop fails, sometimes, while the faults last: with a runtime
+	 * exception, an {@code Error}, or a checked exception.
+	 */
+	private @Nullable Throwable failure(SimComponent component, String what) {
+		if (!this.active || this.failureChance == 0 || this.failures.nextDouble() >= this.failureChance) {
+			return null;
+		}
+		String message = component + " failed to " + what;
+		this.world.note("FAULT " + message);
+		return switch (this.failures.nextInt(3)) {
+			case 0 -> new RuntimeException(message, null, false, false) {
+			};
+			case 1 -> new Error(message, null, false, false) {
+			};
+			default -> new Exception(message, null, false, false) {
+			};
+		};
 	}
 
 	/**
@@ -561,6 +623,7 @@ final class SimElectionRun {
 
 	String describe() {
 		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
+				+ ((this.failureChance > 0) ? ", components fail " + this.failureChance : "")
 				+ ((this.dropAfterCreate > 0) ? ", drops after creates " + this.dropAfterCreate : "")
 				+ ((this.refusedAtOnce > 0) ? ", requests refused at once while disconnected " + this.refusedAtOnce : "");
 	}
@@ -586,6 +649,20 @@ final class SimElectionRun {
 
 	int grants() {
 		return this.grants;
+	}
+
+	/**
+	 * Return how many components' starts failed.
+	 */
+	int failedStarts() {
+		return this.failedStarts;
+	}
+
+	/**
+	 * Return how many components' stops failed.
+	 */
+	int failedStops() {
+		return this.failedStops;
 	}
 
 	int calls() {
@@ -627,7 +704,8 @@ final class SimElectionRun {
 			client.dropAfterSequentialCreates(SimElectionRun.this.dropAfterCreate);
 			this.client = client.watchReset(SimElectionRun.this.watchReset)
 				.refusesWhileDisconnected(SimElectionRun.this.refusedAtOnce, SimElectionRun.this.seed ^ name.hashCode());
-			this.components = new SimulatedComponents(name, STOP_TIMEOUT, this::thread, world::now);
+			this.components = new SimulatedComponents(name, STOP_TIMEOUT, this::thread, world::now,
+					(group, why) -> stepsDown(this, group, why));
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));
 			}
@@ -692,7 +770,7 @@ final class SimElectionRun {
 				long start = world.chance(0.5) ? 0 : world.between(1, SimWorld.millis(20));
 				long stop = world.chance(0.5) ? 0 : world.between(1, sessionTimeout / 20);
 				SimComponent component = new SimComponent(world, instance.name, name, world.random().nextInt(3), start,
-						stop, instance.thread(group));
+						stop, instance.thread(group), SimElectionRun.this.componentFailures);
 				this.components.add(component);
 				instance.components.register(group, name, component);
 				bound += start + stop;
