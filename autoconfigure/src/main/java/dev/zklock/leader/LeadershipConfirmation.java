@@ -3,7 +3,6 @@ package dev.zklock.leader;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.zookeeper.KeeperException.Code;
@@ -50,12 +49,13 @@ final class LeadershipConfirmation {
 
 	/**
 	 * Return whether this instance leads, asking the server after a pause that may have
-	 * outlasted the session, and waiting for its answer.
+	 * outlasted the session, and waiting for its answer (through the port, where the
+	 * simulator parks a simulated thread).
 	 */
 	boolean isLeader() {
 		CompletableFuture<Boolean> leads = isLeaderAsync();
 		try {
-			return leads.get(CONFIRM_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			return this.port.await(leads, CONFIRM_TIMEOUT.toNanos());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -1,10 +1,12 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.LeaderTerm;
 import dev.zklock.lock.Pauses;
 import dev.zklock.zookeeper.ZooKeeperPort;
 
@@ -67,6 +69,14 @@ public final class SimulatedParticipant {
 	 */
 	public long epoch() {
 		return this.election.leaderEpoch();
+	}
+
+	/**
+	 * Return its term, as {@code ZkLeadership.term} does: waiting, on the calling thread, for
+	 * the server's confirmation after a pause that may have outlasted the session.
+	 */
+	public Optional<LeaderTerm> term() {
+		return this.election.term();
 	}
 
 	public boolean yieldLeadership() {

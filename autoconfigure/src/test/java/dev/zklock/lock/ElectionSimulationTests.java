@@ -56,7 +56,8 @@ class ElectionSimulationTests {
 			SimElectionRun.Violation violation = run.run();
 			System.out.println("Seed " + replay + ": " + run.describe() + "; " + run.steps() + " steps, " + run.grants()
 					+ " grants, " + run.faultsInjected() + " faults, " + run.failedStarts() + " failed starts, "
-					+ run.failedStops() + " failed stops");
+					+ run.failedStops() + " failed stops, " + run.blockingCalls() + " blocking calls worked, "
+					+ run.callsLost() + " lost, " + run.callsInterrupted() + " interrupted");
 			assertThat(violation).as(() -> String.valueOf(violation)).isNull();
 			return;
 		}
@@ -71,6 +72,9 @@ class ElectionSimulationTests {
 		AtomicLong refused = new AtomicLong();
 		AtomicLong failedStarts = new AtomicLong();
 		AtomicLong failedStops = new AtomicLong();
+		AtomicLong blockingCalls = new AtomicLong();
+		AtomicLong callsLost = new AtomicLong();
+		AtomicLong callsInterrupted = new AtomicLong();
 		long started = System.nanoTime();
 		List<SimElectionRun.Violation> violations = Collections.synchronizedList(new ArrayList<>());
 		AtomicLong next = new AtomicLong(first);
@@ -91,6 +95,9 @@ class ElectionSimulationTests {
 					refused.addAndGet(run.refusedAtOnce());
 					failedStarts.addAndGet(run.failedStarts());
 					failedStops.addAndGet(run.failedStops());
+					blockingCalls.addAndGet(run.blockingCalls());
+					callsLost.addAndGet(run.callsLost());
+					callsInterrupted.addAndGet(run.callsInterrupted());
 					if (violation != null) {
 						violations.add(violation);
 					}
@@ -105,9 +112,10 @@ class ElectionSimulationTests {
 		double seconds = (System.nanoTime() - started) / 1e9;
 		System.out.printf("Election simulation: %d seeds from %d in %.1f s on %d threads (%.0f seeds/s); per seed %.1f "
 				+ "grants, %.1f faults on average; %d requests refused at once, %d components' starts and %d stops "
-				+ "failed in all; %d violations%n", done.get(), first, seconds, threads, done.get() / seconds,
+				+ "failed in all; %d blocking leader-only calls worked, %d ended with their term lost, %d of them "
+				+ "interrupted; %d violations%n", done.get(), first, seconds, threads, done.get() / seconds,
 				grants.get() / (double) done.get(), faults.get() / (double) done.get(), refused.get(), failedStarts.get(),
-				failedStops.get(), violations.size());
+				failedStops.get(), blockingCalls.get(), callsLost.get(), callsInterrupted.get(), violations.size());
 		violations.sort(Comparator.comparingLong(SimElectionRun.Violation::seed));
 		assertThat(violations).as(() -> violations.get(0).toString()).isEmpty();
 	}

@@ -8,7 +8,9 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.zklock.LeadershipLostException;
 import dev.zklock.leader.SimulatedComponents;
+import dev.zklock.leader.SimulatedLeaderCalls;
 import dev.zklock.leader.SimulatedParticipant;
 
 /**
@@ -19,7 +21,10 @@ import dev.zklock.leader.SimulatedParticipant;
  * phase and the close of every instance. Each instance runs one or two leader-only components
  * per group ({@link SimComponent}), started and stopped by the real {@code LeaderComponents}
  * ({@link SimulatedComponents}) on simulated threads ({@link SimComponentThread}); in half the
- * runs their starts and stops fail now and then, with what a component may throw. After every
+ * runs their starts and stops fail now and then, with what a component may throw. In half the
+ * runs each participant also has a thread of its own ({@link SimThread}) that makes blocking
+ * {@code @ZkLeader} calls through a Spring proxy ({@link SimulatedLeaderCalls}), some of which
+ * ask to be interrupted when their term ends. After every
  * step it checks the promises of {@code docs/elections.md}; the first broken one ends the run.
  */
 final class SimElectionRun {
@@ -77,6 +82,16 @@ final class SimElectionRun {
 
 	private int failedStarts;
 
+	private final boolean blockingCallers;
+
+	private final List<SimThread> threads = new ArrayList<>();
+
+	private int blockingCalls;
+
+	private int callsLost;
+
+	private int callsInterrupted;
+
 	private final SimComponent.Failures componentFailures = new SimComponent.Failures() {
 
 		@Override
@@ -115,6 +130,9 @@ final class SimElectionRun {
 		// last. A random source of its own, as above.
 		this.failures = new java.util.SplittableRandom(seed ^ 0x3C6E_F372_A54FL);
 		this.failureChance = (this.failures.nextInt(2) == 0) ? this.failures.nextDouble(0.05, 0.4) : 0;
+		// In half the runs, blocking leader-only calls on threads of their own. A source of its
+		// own again: the other half of the runs are those the seed gave before.
+		this.blockingCallers = new java.util.SplittableRandom(seed ^ 0x510E_527F_ADE6L).nextInt(2) == 0;
 	}
 
 	/**
@@ -170,6 +188,11 @@ final class SimElectionRun {
 						participant::start);
 				this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(300)), participant + " calls",
 						participant::call);
+				if (participant.caller != null) {
+					LeaderCaller caller = participant.caller;
+					this.world.schedule(instance.name, this.world.between(0, SimWorld.millis(300)),
+							participant + " starts its blocking calls", () -> caller.thread.start(caller::calls));
+				}
 			}
 		}
 		for (int i = 0; i < this.plan.faults; i++) {
@@ -182,7 +205,7 @@ final class SimElectionRun {
 		}
 		this.world.schedule(SimWorld.SERVER, SimWorld.millis(500), "container reaper", this::reap);
 		long quietAt = this.plan.span + SimWorld.millis(1);
-		while (this.violation == null && this.world.step()) {
+		while (this.violation == null && step()) {
 			if (this.active && this.world.now() > quietAt) {
 				quiet();
 			}
@@ -202,7 +225,29 @@ final class SimElectionRun {
 		if (this.violation == null) {
 			closeAll();
 		}
+		for (SimThread thread : this.threads) {
+			try {
+				thread.stop();
+			}
+			catch (SimThread.Stuck ex) {
+				fail("simulated threads", ex.getMessage());
+			}
+		}
 		return this.violation;
+	}
+
+	/**
+	 * Run the next event; a simulated thread that blocked outside the port's wait, or failed,
+	 * breaks the run.
+	 */
+	private boolean step() {
+		try {
+			return this.world.step();
+		}
+		catch (SimThread.Stuck ex) {
+			fail("simulated threads", ex.getMessage());
+			return false;
+		}
 	}
 
 	private List<String> groupsOf(int instance) {
@@ -467,21 +512,31 @@ final class SimElectionRun {
 	}
 
 	private boolean honest(Participant participant, String when) {
+		String dishonest = whyDishonest(participant);
+		if (dishonest != null) {
+			fail("honesty", participant + ": " + when + ", but " + dishonest);
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * Say why the participant does not lead on the server (its node is gone, belongs to an
+	 * ended session, or is not the lowest of its group), or return {@code null} if it does.
+	 */
+	private @Nullable String whyDishonest(Participant participant) {
 		String node = participant.election.node();
 		SimServer.Node onServer = (node != null) ? this.server.node(node) : null;
 		long session = participant.instance.client.sessionId();
 		if (onServer == null || onServer.owner != session || !this.server.isAlive(session)) {
-			fail("honesty", participant + ": " + when + ", but its node " + node
-					+ ((onServer == null) ? " is gone" : " belongs to an ended session"));
-			return false;
+			return "its node " + node + ((onServer == null) ? " is gone" : " belongs to an ended session");
 		}
 		SimServer.Node group = this.server.node(groupPath(participant.group));
 		List<String> order = (group != null) ? electionOrder(group.children) : List.of();
 		if (order.isEmpty() || !LockNodes.path(groupPath(participant.group), order.get(0)).equals(node)) {
-			fail("honesty", participant + ": " + when + ", but its node " + node + " is not the lowest of " + order);
-			return false;
+			return "its node " + node + " is not the lowest of " + order;
 		}
-		return true;
+		return null;
 	}
 
 	private void granted(Participant participant, long epoch) {
@@ -537,7 +592,7 @@ final class SimElectionRun {
 		long closedAt = this.world.now();
 		long pausedUntil = this.instances.stream().mapToLong((instance) -> instance.client.pausedUntil()).max().orElse(0);
 		long end = Math.max(closedAt, pausedUntil) + this.plan.sessionTimeout + SimWorld.millis(3000);
-		while (this.violation == null && this.world.step() && this.world.now() < end) {
+		while (this.violation == null && step() && this.world.now() < end) {
 			check();
 		}
 		if (this.violation != null) {
@@ -608,7 +663,13 @@ final class SimElectionRun {
 	 * component thread's task does while it waits.
 	 */
 	private boolean stepBy(long time) {
-		if (this.violation != null || !this.world.stepBy(time)) {
+		try {
+			if (this.violation != null || !this.world.stepBy(time)) {
+				return false;
+			}
+		}
+		catch (SimThread.Stuck ex) {
+			fail("simulated threads", ex.getMessage());
 			return false;
 		}
 		check();
@@ -624,6 +685,7 @@ final class SimElectionRun {
 	String describe() {
 		return "plan " + this.plan + ", faults " + this.faults + (this.watchReset ? "" : ", no watch reset")
 				+ ((this.failureChance > 0) ? ", components fail " + this.failureChance : "")
+				+ (this.blockingCallers ? ", blocking leader-only calls" : "")
 				+ ((this.dropAfterCreate > 0) ? ", drops after creates " + this.dropAfterCreate : "")
 				+ ((this.refusedAtOnce > 0) ? ", requests refused at once while disconnected " + this.refusedAtOnce : "");
 	}
@@ -670,6 +732,27 @@ final class SimElectionRun {
 	}
 
 	/**
+	 * Return how many blocking leader-only calls ran their work.
+	 */
+	int blockingCalls() {
+		return this.blockingCalls;
+	}
+
+	/**
+	 * Return how many blocking leader-only calls ended with a {@code LeadershipLostException}.
+	 */
+	int callsLost() {
+		return this.callsLost;
+	}
+
+	/**
+	 * Return how many blocking leader-only calls were interrupted as their term ended.
+	 */
+	int callsInterrupted() {
+		return this.callsInterrupted;
+	}
+
+	/**
 	 * A promise broken in a run.
 	 */
 	record Violation(long seed, String promise, String what, long at, String trace, String run) {
@@ -696,6 +779,8 @@ final class SimElectionRun {
 
 		final SimulatedComponents components;
 
+		final SimulatedLeaderCalls leaderCalls;
+
 		Instance(String name, List<String> groups) {
 			SimWorld world = SimElectionRun.this.world;
 			this.name = name;
@@ -708,6 +793,21 @@ final class SimElectionRun {
 					(group, why) -> stepsDown(this, group, why));
 			for (String group : groups) {
 				this.participants.add(new Participant(this, group));
+			}
+			Map<String, SimulatedParticipant> elections = new HashMap<>();
+			this.participants.forEach((participant) -> elections.put(participant.group, participant.election));
+			this.leaderCalls = new SimulatedLeaderCalls(name, elections, this::work);
+		}
+
+		/**
+		 * The work of a blocking leader-only call, on its participant's thread, once its term
+		 * let it through.
+		 */
+		private void work(String group, long epoch) throws Exception {
+			for (Participant participant : this.participants) {
+				if (participant.group.equals(group)) {
+					participant.caller.work(epoch);
+				}
 			}
 		}
 
@@ -727,6 +827,8 @@ final class SimElectionRun {
 		final SimulatedParticipant election;
 
 		final List<SimComponent> components = new ArrayList<>();
+
+		final @Nullable LeaderCaller caller;
 
 		/**
 		 * The longest its components' thread may take to stop them once a revocation is handed
@@ -758,6 +860,10 @@ final class SimElectionRun {
 							SimElectionRun.this.world.note(Participant.this + " no longer leads: " + reason);
 							Participant.this.revokedAt = SimElectionRun.this.world.now();
 							instance.components.revoked(group, epoch, reason);
+							instance.leaderCalls.revoked(group, epoch, reason);
+							if (Participant.this.caller != null) {
+								Participant.this.caller.revoked(epoch);
+							}
 						}
 
 					});
@@ -776,6 +882,7 @@ final class SimElectionRun {
 				bound += start + stop;
 			}
 			this.stopBound = bound;
+			this.caller = SimElectionRun.this.blockingCallers ? new LeaderCaller(this) : null;
 		}
 
 		boolean componentsRunning() {
@@ -834,6 +941,165 @@ final class SimElectionRun {
 		@Override
 		public String toString() {
 			return this.instance.name + "/" + this.group;
+		}
+
+	}
+
+
+	/**
+	 * A participant's thread of blocking {@code @ZkLeader} calls, made through the instance's
+	 * Spring proxy for as long as the faults last: each asks for the group's term (waiting for
+	 * the server's confirmation after a pause), and, if it leads, works a while. Half of them
+	 * ask to be interrupted when their term ends.
+	 * <p>
+	 * Its checks: a call's work starts only while the participant leads on the server
+	 * (honesty); a call that returns, rather than ending with a {@link LeadershipLostException},
+	 * still leads with the node it started with (lost reported), unless its leadership was
+	 * revoked after its work had ended (a revocation racing the return); an interruptible call
+	 * has its thread interrupted when its term is revoked, and only then.
+	 */
+	private final class LeaderCaller {
+
+		final Participant participant;
+
+		final SimThread thread;
+
+		private boolean interruptible;
+
+		private boolean working;
+
+		private long epoch = -1;
+
+		private @Nullable String node;
+
+		private long workEnded = -1;
+
+		private boolean inCall;
+
+		private boolean revokedWhileWorking;
+
+		private final java.util.Set<Long> revokedInCall = new java.util.HashSet<>();
+
+		LeaderCaller(Participant participant) {
+			this.participant = participant;
+			this.thread = new SimThread(SimElectionRun.this.world, participant.instance.name,
+					participant + " caller");
+			SimElectionRun.this.threads.add(this.thread);
+		}
+
+		void calls() {
+			SimElectionRun run = SimElectionRun.this;
+			SimWorld world = run.world;
+			while (run.active && run.violation == null) {
+				this.interruptible = world.chance(0.5);
+				this.epoch = -1;
+				this.node = null;
+				this.workEnded = -1;
+				this.revokedInCall.clear();
+				this.inCall = true;
+				boolean ran;
+				try {
+					ran = this.participant.instance.leaderCalls.call(this.participant.group, this.interruptible);
+				}
+				catch (LeadershipLostException ex) {
+					run.callsLost++;
+					world.note(this.participant + "'s blocking call ends: " + ex.getMessage());
+					ran = false;
+				}
+				catch (InterruptedException ex) {
+					// Interrupted as its term ended, and resumed since (the same node granted
+					// again after a reconnect): the interrupt reaches the caller.
+					world.note(this.participant + "'s blocking call ends interrupted");
+					ran = false;
+				}
+				catch (Exception ex) {
+					fail("leader-only calls", this.participant + "'s blocking call failed: " + ex);
+					return;
+				}
+				this.inCall = false;
+				if (ran) {
+					returned();
+				}
+				// A thread of a pool starts its next task with its interrupt status cleared.
+				Thread.interrupted();
+				this.thread.sleep(world.between(SimWorld.millis(20), SimWorld.millis(300)));
+			}
+		}
+
+		/**
+		 * The call's work, on this thread: it checks that the participant leads, then works
+		 * (an interruptible wait).
+		 */
+		void work(long epoch) throws Exception {
+			SimElectionRun run = SimElectionRun.this;
+			run.blockingCalls++;
+			this.epoch = epoch;
+			this.node = this.participant.election.node();
+			if (!honest(this.participant, "a blocking leader-only call starts")) {
+				return;
+			}
+			if (epoch != this.participant.election.epoch()) {
+				fail("honesty", this.participant + ": a blocking leader-only call starts in the term of epoch " + epoch
+						+ ", but the participant leads in epoch " + this.participant.election.epoch());
+				return;
+			}
+			this.working = true;
+			this.revokedWhileWorking = false;
+			try {
+				this.thread.await(new java.util.concurrent.CompletableFuture<Void>(),
+						run.world.between(0, SimWorld.millis(50)));
+				// Its work is done.
+			}
+			catch (java.util.concurrent.TimeoutException ex) {
+				if (this.interruptible && this.revokedWhileWorking) {
+					fail("interrupted on revoke", this.participant + "'s interruptible call was not interrupted when "
+							+ "its term (epoch " + epoch + ") was revoked");
+				}
+			}
+			catch (InterruptedException ex) {
+				run.callsInterrupted++;
+				if (!this.revokedInCall.contains(epoch)) {
+					fail("interrupted on revoke", this.participant + "'s blocking call was interrupted, but its term "
+							+ "(epoch " + epoch + ") was not revoked");
+				}
+				throw ex;
+			}
+			finally {
+				this.working = false;
+				this.workEnded = run.world.now();
+			}
+		}
+
+		/**
+		 * The participant's leadership of a term was revoked: a running interruptible call of
+		 * that term is interrupted, which wakes its thread at once.
+		 */
+		void revoked(long epoch) {
+			if (this.inCall) {
+				this.revokedInCall.add(epoch);
+			}
+			if (this.working && epoch == this.epoch) {
+				this.revokedWhileWorking = true;
+				// An interrupt wakes the thread; the work judges whether it came.
+				this.thread.wakeUp();
+			}
+		}
+
+		/**
+		 * A call that returned leads still, with the node its work started with.
+		 */
+		private void returned() {
+			SimElectionRun run = SimElectionRun.this;
+			if (run.violation != null || this.epoch < 0) {
+				return;
+			}
+			String node = this.participant.election.node();
+			String dishonest = java.util.Objects.equals(node, this.node) ? whyDishonest(this.participant)
+					: "its node is now " + node + ", not " + this.node;
+			if (dishonest != null && this.participant.revokedAt < this.workEnded) {
+				fail("lost reported", this.participant + "'s blocking call (epoch " + this.epoch
+						+ ") returned as if its term were valid, but " + dishonest);
+			}
 		}
 
 	}

@@ -125,6 +125,18 @@ final class SimThread {
 	}
 
 	/**
+	 * Wake the thread soon if it waits, as an interrupt wakes a blocked thread: a wait that was
+	 * interrupted then ends with {@link InterruptedException}, another goes on waiting. (Its
+	 * interrupt status cannot be read from outside while it is parked: the park clears it until
+	 * the thread runs again.)
+	 */
+	void wakeUp() {
+		if (this.waiting) {
+			wakeLater(this.waits);
+		}
+	}
+
+	/**
 	 * End the thread wherever it waits: its wait throws an error that unwinds it. Called by the
 	 * simulator once the run is over.
 	 */
