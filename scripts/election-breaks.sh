@@ -82,7 +82,7 @@ breaks = {
       'if (false) {\n\t\t\tthrow new LeadershipLostException(term.group(), term.epoch(), "while the call ran");')]),
   'unanswered-confirmation-trusted': ('honesty', [('LeadershipConfirmation.java',
       'this.state.doubted();\n\t\tthis.lookAgain.run();\n\t\treturn false;', 'return this.state.isLeader();')]),
-  'stop-gives-up-at-a-failure': ('components follow leadership', [('LeaderComponentGroup.java',
+  'stop-gives-up-at-a-failure': ('liveness, stop before yield', [('LeaderComponentGroup.java',
       'component.bean().stop();\n\t\t\t}\n\t\t\tcatch (Throwable ex) {',
       'component.bean().stop();\n\t\t\t}\n\t\t\tcatch (Error ex) {')]),
 }

@@ -42,8 +42,10 @@ public final class SimulatedLeaderCalls {
 		LeaderMethods methods = new LeaderMethods("g0", (group) -> group);
 		Leadership leadership = new Leadership(participantId, new HashMap<>(participants));
 		LeaderAdvice advice = new LeaderAdvice(methods, () -> leadership, this.calls);
-		ProxyFactory proxies = new ProxyFactory(new Jobs(work));
-		proxies.setProxyTargetClass(true);
+		// A JDK proxy of the interface: its class is made once, where a class-based proxy would
+		// make a class for every instance's advisor.
+		ProxyFactory proxies = new ProxyFactory(new AnnotatedJobs(work));
+		proxies.setInterfaces(Jobs.class);
 		proxies.addAdvisor(new DefaultPointcutAdvisor(new LeaderMethodPointcut(methods), new ZkLeaderInterceptor(advice)));
 		this.jobs = (Jobs) proxies.getProxy(SimulatedLeaderCalls.class.getClassLoader());
 	}
@@ -86,44 +88,69 @@ public final class SimulatedLeaderCalls {
 	}
 
 	/**
+	 * The leader-only methods of the application, as its proxy shows them.
+	 */
+	public interface Jobs {
+
+		@Nullable Boolean g0() throws Exception;
+
+		@Nullable Boolean g1() throws Exception;
+
+		@Nullable Boolean g2() throws Exception;
+
+		@Nullable Boolean g0Interruptible() throws Exception;
+
+		@Nullable Boolean g1Interruptible() throws Exception;
+
+		@Nullable Boolean g2Interruptible() throws Exception;
+
+	}
+
+	/**
 	 * The application's leader-only methods, one a group, and one a group that asks to be
 	 * interrupted when its term ends. Each returns {@code true}; a skipped call returns
 	 * {@code null}.
 	 */
-	public static class Jobs {
+	public static class AnnotatedJobs implements Jobs {
 
 		private final Work work;
 
-		Jobs(Work work) {
+		AnnotatedJobs(Work work) {
 			this.work = work;
 		}
 
 		@ZkLeader("g0")
+		@Override
 		public @Nullable Boolean g0() throws Exception {
 			return run("g0");
 		}
 
 		@ZkLeader("g1")
+		@Override
 		public @Nullable Boolean g1() throws Exception {
 			return run("g1");
 		}
 
 		@ZkLeader("g2")
+		@Override
 		public @Nullable Boolean g2() throws Exception {
 			return run("g2");
 		}
 
 		@ZkLeader(group = "g0", interruptOnRevoke = true)
+		@Override
 		public @Nullable Boolean g0Interruptible() throws Exception {
 			return run("g0");
 		}
 
 		@ZkLeader(group = "g1", interruptOnRevoke = true)
+		@Override
 		public @Nullable Boolean g1Interruptible() throws Exception {
 			return run("g1");
 		}
 
 		@ZkLeader(group = "g2", interruptOnRevoke = true)
+		@Override
 		public @Nullable Boolean g2Interruptible() throws Exception {
 			return run("g2");
 		}
