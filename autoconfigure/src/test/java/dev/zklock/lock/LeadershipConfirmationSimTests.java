@@ -24,21 +24,7 @@ class LeadershipConfirmationSimTests {
 		SimWorld world = new SimWorld(1, 200);
 		SimServer server = new SimServer();
 		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SESSION_TIMEOUT);
-		SimulatedParticipant participant = new SimulatedParticipant("g", "i0", client, "/zklock/leader/g",
-				client::mayHavePausedSince, new SimulatedParticipant.Listener() {
-
-					@Override
-					public void granted(long epoch) {
-					}
-
-					@Override
-					public void revoked(long epoch, String reason) {
-					}
-
-				});
-		participant.start();
-		world.runUntil(SimWorld.millis(100));
-		assertThat(participant.leadsWithoutAsking()).isTrue();
+		SimulatedParticipant participant = leader(world, client);
 		// A pause the session survives, but long enough that the term must be confirmed.
 		client.pause(SimWorld.millis(1000));
 		world.runUntil(SimWorld.millis(1200));
@@ -63,6 +49,27 @@ class LeadershipConfirmationSimTests {
 		SimWorld world = new SimWorld(1, 200);
 		SimServer server = new SimServer();
 		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, sessionTimeout);
+		SimulatedParticipant participant = leader(world, client);
+		// A pause the session survives, long enough that the term must be confirmed; then the
+		// server answers 5 s late, the link staying up.
+		client.pause(SimWorld.millis(5000));
+		world.runUntil(SimWorld.millis(5200));
+		assertThat(participant.leadsWithoutAsking()).isFalse();
+		client.slowLink(SimWorld.millis(5000));
+		AtomicReference<Optional<LeaderTerm>> term = new AtomicReference<>();
+		SimThread caller = new SimThread(world, "i0", "i0 caller");
+		long asked = world.now();
+		caller.start(() -> term.set(participant.term()));
+		world.runUntil(asked + SimWorld.millis(2100));
+		assertThat(caller.isEnded()).as("the look returned within its two seconds").isTrue();
+		assertThat(term.get()).as("a term no answer confirmed").isEmpty();
+		caller.stop();
+	}
+
+	/**
+	 * Start the one participant of group {@code g} on the client, and let it lead.
+	 */
+	private static SimulatedParticipant leader(SimWorld world, SimClient client) {
 		SimulatedParticipant participant = new SimulatedParticipant("g", "i0", client, "/zklock/leader/g",
 				client::mayHavePausedSince, new SimulatedParticipant.Listener() {
 
@@ -78,20 +85,7 @@ class LeadershipConfirmationSimTests {
 		participant.start();
 		world.runUntil(SimWorld.millis(100));
 		assertThat(participant.leadsWithoutAsking()).isTrue();
-		// A pause the session survives, long enough that the term must be confirmed; then the
-		// server answers 5 s late, the link staying up.
-		client.pause(SimWorld.millis(5000));
-		world.runUntil(SimWorld.millis(5200));
-		assertThat(participant.leadsWithoutAsking()).isFalse();
-		client.slowLink(SimWorld.millis(5000));
-		AtomicReference<Optional<LeaderTerm>> term = new AtomicReference<>();
-		SimThread caller = new SimThread(world, "i0", "i0 caller");
-		long asked = world.now();
-		caller.start(() -> term.set(participant.term()));
-		world.runUntil(asked + SimWorld.millis(2100));
-		assertThat(caller.isEnded()).as("the look returned within its two seconds").isTrue();
-		assertThat(term.get()).as("a term no answer confirmed").isEmpty();
-		caller.stop();
+		return participant;
 	}
 
 }
