@@ -225,14 +225,7 @@ final class SimElectionRun {
 		if (this.violation == null) {
 			closeAll();
 		}
-		for (SimThread thread : this.threads) {
-			try {
-				thread.stop();
-			}
-			catch (SimThread.Stuck ex) {
-				fail("simulated threads", ex.getMessage());
-			}
-		}
+		SimThread.stopAll(this.threads, (stuck) -> fail("simulated threads", stuck));
 		return this.violation;
 	}
 
@@ -241,13 +234,7 @@ final class SimElectionRun {
 	 * breaks the run.
 	 */
 	private boolean step() {
-		try {
-			return this.world.step();
-		}
-		catch (SimThread.Stuck ex) {
-			fail("simulated threads", ex.getMessage());
-			return false;
-		}
+		return SimThread.stepBy(this.world, Long.MAX_VALUE, (stuck) -> fail("simulated threads", stuck));
 	}
 
 	private List<String> groupsOf(int instance) {
@@ -663,13 +650,8 @@ final class SimElectionRun {
 	 * component thread's task does while it waits.
 	 */
 	private boolean stepBy(long time) {
-		try {
-			if (this.violation != null || !this.world.stepBy(time)) {
-				return false;
-			}
-		}
-		catch (SimThread.Stuck ex) {
-			fail("simulated threads", ex.getMessage());
+		if (this.violation != null
+				|| !SimThread.stepBy(this.world, time, (stuck) -> fail("simulated threads", stuck))) {
 			return false;
 		}
 		check();

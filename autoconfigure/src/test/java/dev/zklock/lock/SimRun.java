@@ -297,14 +297,7 @@ final class SimRun {
 			}
 			checkNothingLeft();
 		}
-		for (SimThread thread : this.threads) {
-			try {
-				thread.stop();
-			}
-			catch (SimThread.Stuck ex) {
-				fail("simulated threads", ex.getMessage());
-			}
-		}
+		SimThread.stopAll(this.threads, (stuck) -> fail("simulated threads", stuck));
 		this.instances.forEach(Instance::close);
 		return this.violation;
 	}
@@ -314,13 +307,7 @@ final class SimRun {
 	 * breaks the run.
 	 */
 	private boolean step() {
-		try {
-			return this.world.step();
-		}
-		catch (SimThread.Stuck ex) {
-			fail("simulated threads", ex.getMessage());
-			return false;
-		}
+		return SimThread.stepBy(this.world, Long.MAX_VALUE, (stuck) -> fail("simulated threads", stuck));
 	}
 
 	private long quietStart;

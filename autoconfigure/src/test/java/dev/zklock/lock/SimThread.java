@@ -1,10 +1,12 @@
 package dev.zklock.lock;
 
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
 
@@ -244,6 +246,35 @@ final class SimThread {
 		if (failure != null) {
 			this.failure = null;
 			throw new Stuck(this.name + " failed: " + failure, failure);
+		}
+	}
+
+	/**
+	 * Run the world's next event due by a time; a simulated thread that blocked outside the
+	 * port's wait, or failed, is reported as a broken promise of the run.
+	 * @return {@code false} if no event is due by then, or a thread was reported
+	 */
+	static boolean stepBy(SimWorld world, long time, Consumer<String> stuck) {
+		try {
+			return world.stepBy(time);
+		}
+		catch (Stuck ex) {
+			stuck.accept(ex.getMessage());
+			return false;
+		}
+	}
+
+	/**
+	 * End every thread of a run, reporting one that cannot be ended.
+	 */
+	static void stopAll(List<SimThread> threads, Consumer<String> stuck) {
+		for (SimThread thread : threads) {
+			try {
+				thread.stop();
+			}
+			catch (Stuck ex) {
+				stuck.accept(ex.getMessage());
+			}
 		}
 	}
 
