@@ -99,6 +99,17 @@ public final class LeaderComponents
 	}
 
 	/**
+	 * Return the thread that starts and stops a group's components: the race tests wait on it.
+	 */
+	ComponentThread groupThread(String group) {
+		LeaderComponentGroup components = this.groups.get(group);
+		if (components == null) {
+			throw new IllegalArgumentException("No leader-only component in group '" + group + "'");
+		}
+		return components.thread();
+	}
+
+	/**
 	 * Return the groups that have leader-only components.
 	 * @return the groups
 	 */
