@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+#
+# Shows that each property explored by Fray's controlled scheduler (the *FrayTests of the fray profile)
+# can fail: for every break below, checks the current commit out into a scratch worktree under target/,
+# breaks the library on purpose there, runs the test class that should catch it under Fray, and prints the
+# first failure Fray reported (or NOT CAUGHT). The worktree is removed at the end.
+#
+#   scripts/fray-breaks.sh [break ...]      (all breaks when none is named)
+#
+# Needs a JDK 25 (Fray instruments one): $ZKLOCK_JDK25_HOME, else what scripts/prepare-jdk.sh finds here.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+WORK="$ROOT/target/fray-breaks"
+found=$("$ROOT/scripts/prepare-jdk.sh" 25 2>/dev/null) || { echo "no JDK 25 on this machine" >&2; exit 1; }
+[ "${found%% *}" = host ] || { echo "no JDK 25 on this machine (only in a container)" >&2; exit 1; }
+export JAVA_HOME=${found#host }
+cleanup() { git -C "$ROOT" worktree remove --force "$WORK" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+mkdir -p "$ROOT/target"
+cleanup
+git -C "$ROOT" worktree add --detach "$WORK" HEAD >/dev/null
+# The instrumented JDK of an earlier fray run, if any, is reused rather than built again.
+if [ -d "$ROOT/autoconfigure/target/fray/java" ]; then
+	mkdir -p "$WORK/autoconfigure/target/fray"
+	cp -a "$ROOT/autoconfigure/target/fray/java" "$ROOT/autoconfigure/target/fray/java.stamp" "$WORK/autoconfigure/target/fray/"
+fi
+
+python3 - "$WORK" "${@:-all}" <<'PY'
+import glob, os, re, subprocess, sys
+work, names = sys.argv[1], sys.argv[2:]
+main = os.path.join(work, 'autoconfigure/src/main/java/dev/zklock/')
+# name: (test class, [(file under dev/zklock, old, new)])
+breaks = {
+  # Leader-only components (LeaderComponentsFrayTests).
+  'one-thread-for-every-group': ('LeaderComponentsFrayTests', [('leader/LeaderComponents.java',
+      'new ComponentThread(name, this.stopTimeout, this.executors.apply(name), this.nanoTime)',
+      'this.shared.updateAndGet((thread) -> (thread != null) ? thread\n\t\t\t\t\t\t\t\t: new ComponentThread(name, this.stopTimeout, this.executors.apply(name), this.nanoTime))'),
+      ('leader/LeaderComponents.java', 'private volatile boolean closed;',
+       'private volatile boolean closed;\n\n\tprivate final java.util.concurrent.atomic.AtomicReference<ComponentThread> shared = new java.util.concurrent.atomic.AtomicReference<>();')]),
+  'revocation-stops-started-groups-only': ('LeaderComponentsFrayTests', [('leader/LeaderComponents.java',
+      'LeaderComponentGroup components = this.groups.get(group);\n\t\tif (components != null) {\n\t\t\tString why',
+      'LeaderComponentGroup components = this.groups.get(group);\n\t\tif (components != null && components.isStarted()) {\n\t\t\tString why')]),
+  'outside-start-let-through': ('LeaderComponentsFrayTests', [('leader/LeaderComponentInterceptor.java',
+      'if (start) {\n\t\t\tthis.components.requestStart(this.group);\n\t\t\treturn null;',
+      'if (start) {\n\t\t\treturn invocation.proceed();')]),
+}
+selected = list(breaks) if names == ['all'] else names
+print('%-40s %-30s %s' % ('break', 'test', 'first failure'))
+for name in selected:
+    test, edits = breaks[name]
+    subprocess.run(['git', '-C', work, 'checkout', '-q', '--', 'autoconfigure/src/main'], check=True)
+    for file, old, new in edits:
+        path = main + file
+        text = open(path).read()
+        if old not in text:
+            sys.exit('break %s no longer applies to %s: update it' % (name, file))
+        open(path, 'w').write(text.replace(old, new, 1))
+    for report in glob.glob(os.path.join(work, 'autoconfigure/target/surefire-reports/*fray-races*')):
+        os.remove(report)
+    subprocess.run(['./mvnw', '-B', '-o', '-q', '-Pfray', '-pl', 'autoconfigure', 'process-test-classes',
+        'surefire:test@fray-races', '-Dtest=' + test, '-Dsurefire.failIfNoSpecifiedTests=false'],
+        cwd=work, capture_output=True, text=True)
+    failures = []
+    for report in sorted(glob.glob(os.path.join(work, 'autoconfigure/target/surefire-reports/TEST-*fray-races*.xml'))):
+        text = open(report).read()
+        for method, message in re.findall(r'<testcase name="([^"(\[]+)[^"]*"[^>]*>\s*<(?:failure|error) message="([^"]*)"', text):
+            failures.append('%s: %s' % (method, message[:120]))
+    seen = []
+    for failure in failures:
+        if failure not in seen:
+            seen.append(failure)
+    print('%-40s %-30s %s' % (name, test, '; '.join(seen[:3]) if seen else 'NOT CAUGHT'), flush=True)
+PY
