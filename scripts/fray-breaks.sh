@@ -27,6 +27,7 @@ fi
 
 python3 - "$WORK" "${@:-all}" <<'PY'
 import glob, os, re, subprocess, sys
+from xml.etree import ElementTree
 work, names = sys.argv[1], sys.argv[2:]
 main = os.path.join(work, 'autoconfigure/src/main/java/dev/zklock/')
 # name: (test class, [(file under dev/zklock, old, new)])
@@ -62,9 +63,10 @@ for name in selected:
         cwd=work, capture_output=True, text=True)
     failures = []
     for report in sorted(glob.glob(os.path.join(work, 'autoconfigure/target/surefire-reports/TEST-*fray-races*.xml'))):
-        text = open(report).read()
-        for method, message in re.findall(r'<testcase name="([^"(\[]+)[^"]*"[^>]*>\s*<(?:failure|error) message="([^"]*)"', text):
-            failures.append('%s: %s' % (method, message[:120]))
+        for case in ElementTree.parse(report).getroot().iter('testcase'):
+            for problem in list(case.iter('failure')) + list(case.iter('error')):
+                what = problem.get('message') or problem.get('type', '').rsplit('.', 1)[-1]
+                failures.append('%s: %s' % (re.sub(r'[(\[].*', '', case.get('name')), what[:120]))
     seen = []
     for failure in failures:
         if failure not in seen:
