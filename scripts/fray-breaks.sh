@@ -44,6 +44,16 @@ breaks = {
   'outside-start-let-through': ('LeaderComponentsFrayTests', [('leader/LeaderComponentInterceptor.java',
       'if (start) {\n\t\t\tthis.components.requestStart(this.group);\n\t\t\treturn null;',
       'if (start) {\n\t\t\treturn invocation.proceed();')]),
+  # The lock core (AsyncAcquisitionFrayTests): a call withdrawn while the event thread grants it.
+  'withdrawn-grant-kept': ('AsyncAcquisitionFrayTests', [('lock/AsyncAcquisition.java',
+      'if (this.result.isCancelled()) {\n\t\t\treleaseHeld();\n\t\t\treturn;\n\t\t}\n\t\tList<Hold> held;',
+      'if (this.result.isCancelled()) {\n\t\t\treturn;\n\t\t}\n\t\tList<Hold> held;'),
+      ('lock/AsyncAcquisition.java',
+      'if (this.result.isCancelled()) {\n\t\t\tanswered.keyLock.release(hold);\n\t\t\treleaseHeld();\n\t\t\treturn;',
+      'if (this.result.isCancelled()) {\n\t\t\treturn;'),
+      ('lock/AsyncAcquisition.java',
+      'if (!this.result.complete(acquisition) && acquisition != null) {\n\t\t\t\tAsyncRelease.release(acquisition.holds());',
+      'if (!this.result.complete(acquisition) && acquisition != null) {')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-40s %-30s %s' % ('break', 'test', 'first failure'))
