@@ -54,6 +54,10 @@ breaks = {
       ('lock/AsyncAcquisition.java',
       'if (!this.result.complete(acquisition) && acquisition != null) {\n\t\t\t\tAsyncRelease.release(acquisition.holds());',
       'if (!this.result.complete(acquisition) && acquisition != null) {')]),
+  # The lock core (LostHoldReleaseFrayTests): a lost hold released while the key is granted again.
+  'lost-hold-release-counted': ('LostHoldReleaseFrayTests', [('lock/KeyLock.java',
+      'if (hold.lock() == this.node) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {',
+      'if (true) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-40s %-30s %s' % ('break', 'test', 'first failure'))

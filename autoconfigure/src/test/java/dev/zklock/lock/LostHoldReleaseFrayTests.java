@@ -1,0 +1,99 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.pastalab.fray.junit.junit5.FrayTestExtension;
+import org.pastalab.fray.junit.junit5.annotations.ConcurrencyTest;
+
+import dev.zklock.LockMode;
+import dev.zklock.leader.RaceThreads;
+
+/**
+ * A holder releasing on its own thread while ZooKeeper's event thread grants its key again,
+ * explored by Fray's controlled scheduler over the real {@link LockEngine}: a call holds the
+ * key, a second call of the same instance waits for it, and the session ends. The event thread
+ * delivers the loss, the new session and the new node that the waiting call is granted, while
+ * the first call's thread releases its lost hold. Whatever the order, the release of the lost
+ * hold frees nothing of the new grant: a third call waits until the second releases, and then
+ * gets the key. Under the engine is the deterministic simulator's client and server (held to a
+ * real server by {@code SimulatorConformanceTests}), taking requests from any thread as
+ * ZooKeeper's client does ({@link QueuedPort}).
+ */
+@ExtendWith(FrayTestExtension.class)
+class LostHoldReleaseFrayTests {
+
+	private static final int ITERATIONS = 2000;
+
+	/**
+	 * The most events a wait for an answer runs: far more than a grant takes, session loss
+	 * included.
+	 */
+	private static final int MOST_STEPS = 2000;
+
+	/**
+	 * How many events run while the third call waits: enough for it to be granted if the key
+	 * looked free.
+	 */
+	private static final int STEPS_WAITING = 200;
+
+	@ConcurrencyTest(iterations = ITERATIONS)
+	void aLostHoldReleasedWhileTheKeyIsGrantedAgainFreesNothingOfTheNewGrant() {
+		SimWorld world = new SimWorld(1, 0);
+		SimServer server = new SimServer();
+		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
+		world.runUntil(SimWorld.millis(50));
+		QueuedPort port = new QueuedPort(client);
+		LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE, false,
+				LockCallListener.NONE, LockSettings.DEFAULTS, 2);
+		CompletableFuture<Acquisition> first = acquire(engine);
+		runUntil(port, world, first::isDone);
+		RaceThreads.check(first.join() != null, "the first call was not granted");
+		CompletableFuture<Acquisition> second = acquire(engine);
+		runUntil(port, world, () -> false, 20);
+		RaceThreads.check(!second.isDone(), "the second call was granted beside the first");
+		// Only this thread touches the simulator until the two threads start.
+		client.expireSession();
+		Thread events = RaceThreads.start(() -> runUntil(port, world, second::isDone));
+		Thread holder = RaceThreads.start(() -> engine.releaseAsync(first.join()));
+		RaceThreads.join(events, holder);
+		runUntil(port, world, second::isDone);
+		RaceThreads.check(second.isDone() && second.join() != null, "the waiting call was not granted");
+		CompletableFuture<Acquisition> third = acquire(engine);
+		runUntil(port, world, third::isDone, STEPS_WAITING);
+		Hold held = second.join().holds().get(0);
+		RaceThreads.check(!third.isDone() || held.lock().state() == ActiveLock.State.LOST,
+				"a third call was granted while the second holds the key: " + describe(held) + ", "
+						+ (third.isDone() ? describe(third.join().holds().get(0)) : "-"));
+		engine.releaseAsync(second.join());
+		runUntil(port, world, third::isDone);
+		RaceThreads.check(third.isDone() && third.join() != null,
+				"the third call was not granted once the second released");
+	}
+
+	private static String describe(Hold hold) {
+		return hold.lock().node().path() + " " + hold.lock().state();
+	}
+
+	private static CompletableFuture<Acquisition> acquire(LockEngine engine) {
+		return engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE, Duration.ofSeconds(-1), Runnable::run);
+	}
+
+	private static void runUntil(QueuedPort port, SimWorld world, BooleanSupplier done) {
+		runUntil(port, world, done, MOST_STEPS);
+	}
+
+	/**
+	 * Deliver the simulator's events on the calling thread, the requests queued before each,
+	 * until done or the steps are spent.
+	 */
+	private static void runUntil(QueuedPort port, SimWorld world, BooleanSupplier done, int steps) {
+		for (int i = 0; i < steps && !done.getAsBoolean() && port.step(world); i++) {
+			// One event at a time.
+		}
+	}
+
+}
