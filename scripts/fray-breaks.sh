@@ -3,7 +3,7 @@
 # Shows that each property explored by Fray's controlled scheduler (the *FrayTests of the fray profile)
 # can fail: for every break below, checks the current commit out into a scratch worktree under target/,
 # breaks the library on purpose there, runs the test class that should catch it under Fray, and prints the
-# first failure Fray reported (or NOT CAUGHT). The worktree is removed at the end.
+# first failure Fray reported (or NOT CAUGHT), and in which of the test's iterations it came. The worktree is removed at the end.
 #
 #   scripts/fray-breaks.sh [break ...]      (all breaks when none is named)
 #
@@ -72,7 +72,7 @@ for name in selected:
         open(path, 'w').write(text.replace(old, new, 1))
     for report in glob.glob(os.path.join(work, 'autoconfigure/target/surefire-reports/*fray-races*')):
         os.remove(report)
-    subprocess.run(['./mvnw', '-B', '-o', '-q', '-Pfray', '-pl', 'autoconfigure', 'process-test-classes',
+    result = subprocess.run(['./mvnw', '-B', '-o', '-Pfray', '-pl', 'autoconfigure', 'process-test-classes',
         'surefire:test@fray-races', '-Dtest=' + test, '-Dsurefire.failIfNoSpecifiedTests=false'],
         cwd=work, capture_output=True, text=True)
     failures = []
@@ -85,5 +85,9 @@ for name in selected:
     for failure in failures:
         if failure not in seen:
             seen.append(failure)
-    print('%-40s %-30s %s' % (name, test, '; '.join(seen[:3]) if seen else 'NOT CAUGHT'), flush=True)
+    # Fray names the iteration (from 0) in which each test's first failure came.
+    found = ['%s at iteration %d' % (method, int(n) + 1)
+        for method, n in re.findall(r'Bug found in iteration test (\w+)\(\) repetition (\d+) of', result.stdout)]
+    print('%-40s %-30s %s%s' % (name, test, '; '.join(seen[:3]) if seen else 'NOT CAUGHT',
+        (' [' + ', '.join(found) + ']') if found else ''), flush=True)
 PY
