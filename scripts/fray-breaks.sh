@@ -2,8 +2,9 @@
 #
 # Shows that each property explored by Fray's controlled scheduler (the *FrayTests of the fray profile)
 # can fail: for every break below, checks the current commit out into a scratch worktree under target/,
-# breaks the library on purpose there, runs the test class that should catch it under Fray, and prints the
-# first failure Fray reported (or NOT CAUGHT), and in which of the test's iterations it came. The worktree is removed at the end.
+# breaks the library on purpose there, runs the test classes that should catch it under Fray, and prints the
+# first failures Fray reported (or NOT CAUGHT), and in which of a test's iterations each came. The worktree
+# is removed at the end.
 #
 #   scripts/fray-breaks.sh [break ...]      (all breaks when none is named)
 #
@@ -41,9 +42,13 @@ breaks = {
   'revocation-stops-started-groups-only': ('LeaderComponentsFrayTests', [('leader/LeaderComponents.java',
       'LeaderComponentGroup components = this.groups.get(group);\n\t\tif (components != null) {\n\t\t\tString why',
       'LeaderComponentGroup components = this.groups.get(group);\n\t\tif (components != null && components.isStarted()) {\n\t\t\tString why')]),
-  'outside-start-let-through': ('LeaderComponentsFrayTests', [('leader/LeaderComponentInterceptor.java',
+  'outside-start-let-through': ('LeaderComponentsFrayTests,LeaderComponentContextFrayTests', [('leader/LeaderComponentInterceptor.java',
       'if (start) {\n\t\t\tthis.components.requestStart(this.group);\n\t\t\treturn null;',
       'if (start) {\n\t\t\treturn invocation.proceed();')]),
+  # Issue 33's first defect: the proxy made isAutoStartup() false and let every other call through.
+  'lifecycle-calls-let-through': ('LeaderComponentContextFrayTests', [('leader/LeaderComponentInterceptor.java',
+      'if ((!start && !stop) || this.components.startsAndStops(this.group)) {',
+      'if (true) {')]),
   # The lock core (AsyncAcquisitionFrayTests): a call withdrawn while the event thread grants it.
   'withdrawn-grant-kept': ('AsyncAcquisitionFrayTests', [('lock/AsyncAcquisition.java',
       'if (this.result.isCancelled()) {\n\t\t\treleaseHeld();\n\t\t\treturn;\n\t\t}\n\t\tList<Hold> held;',
@@ -60,7 +65,7 @@ breaks = {
       'if (true) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {')]),
 }
 selected = list(breaks) if names == ['all'] else names
-print('%-40s %-30s %s' % ('break', 'test', 'first failure'))
+print('%-40s %-30s %s' % ('break', 'tests', 'first failure'))
 for name in selected:
     test, edits = breaks[name]
     subprocess.run(['git', '-C', work, 'checkout', '-q', '--', 'autoconfigure/src/main'], check=True)
