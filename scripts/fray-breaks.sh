@@ -63,6 +63,12 @@ breaks = {
   'lost-hold-release-counted': ('LostHoldReleaseFrayTests', [('lock/KeyLock.java',
       'if (hold.lock() == this.node) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {',
       'if (true) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {')]),
+  # Elections (ElectionFrayTests): a stop and start again, and a yield, against the events.
+  'stopped-election-strips-watches-late': ('ElectionFrayTests', [('leader/GroupElection.java',
+      'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.check.removeWatches();',
+      'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.port.schedule(this.check::removeWatches, 1_000_000_000L);')]),
+  'yield-keeps-the-generation': ('ElectionFrayTests', [('leader/ElectionState.java',
+      'this.generation++;\n\t\trevoke("it yielded");', 'revoke("it yielded");')]),
 }
 selected = list(breaks) if names == ['all'] else names
 print('%-40s %-30s %s' % ('break', 'tests', 'first failure'))

@@ -157,7 +157,9 @@ final class QueuedPort implements ZooKeeperPort {
 
 	@Override
 	public String newProtectedId() {
-		return new UUID(0x5EED, this.ids.incrementAndGet()).toString();
+		// Counted here rather than drawn from the simulator's random source, which only the
+		// events' thread may touch; distinct for each client.
+		return new UUID(0x5EED_0000_0000L + this.client.name().hashCode(), this.ids.incrementAndGet()).toString();
 	}
 
 }
