@@ -1,7 +1,6 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -70,16 +69,7 @@ class LeaderComponentContextFrayTests {
 		if (done == null) {
 			throw new AssertionError("the group's thread is closed");
 		}
-		try {
-			done.get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError(ex);
-		}
-		catch (ExecutionException ex) {
-			throw new AssertionError(ex.getCause());
-		}
+		RaceThreads.await(done);
 	}
 
 	/**

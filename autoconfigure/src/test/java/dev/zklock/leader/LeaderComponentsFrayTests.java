@@ -2,7 +2,6 @@ package dev.zklock.leader;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 import org.aopalliance.intercept.MethodInvocation;
@@ -145,16 +144,7 @@ class LeaderComponentsFrayTests {
 		if (done == null) {
 			throw new AssertionError("the thread of group '" + group + "' is closed");
 		}
-		try {
-			done.get();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new AssertionError(ex);
-		}
-		catch (ExecutionException ex) {
-			throw new AssertionError(ex.getCause());
-		}
+		RaceThreads.await(done);
 	}
 
 	/**

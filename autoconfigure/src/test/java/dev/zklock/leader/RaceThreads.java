@@ -1,10 +1,14 @@
 package dev.zklock.leader;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+
 /**
- * Threads and checks for the tests that Lincheck's model checker runs: plain threads, joined
- * without a timeout (the scheduler decides when they run), and a check that fails with an
- * {@link AssertionError} rather than through AssertJ, whose service loading fails under the
- * checker's instrumentation. Shared by the race tests of {@code dev.zklock.lock}.
+ * Threads and checks for the tests that a controlled scheduler runs (Lincheck's model checker,
+ * Fray): plain threads, joined without a timeout (the scheduler decides when they run), and a
+ * check that fails with an {@link AssertionError} rather than through AssertJ, whose service
+ * loading fails under Lincheck's instrumentation. Shared by the race tests of
+ * {@code dev.zklock.lock}.
  */
 public final class RaceThreads {
 
@@ -42,6 +46,22 @@ public final class RaceThreads {
 				throw new AssertionError("interrupted twice while joining " + thread, again);
 			}
 			return false;
+		}
+	}
+
+	/**
+	 * Wait for a task handed to another thread, and fail with what it threw.
+	 */
+	public static void await(Future<?> done) {
+		try {
+			done.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new AssertionError(ex);
+		}
+		catch (ExecutionException ex) {
+			throw new AssertionError(ex.getCause());
 		}
 	}
 
