@@ -55,6 +55,7 @@ class BenchmarkRunTests {
 					"UncontendedBenchmark.oneThread zklocked {}",
 					"UncontendedBenchmark.oneThread shape-event-thread {}",
 					"UncontendedBenchmark.oneThread shape-caller-waits {}",
+					"UncontendedBenchmark.oneThread shape-two-multis {}",
 					"FirstUseBenchmark.oneThread curator {}",
 					"FirstUseBenchmark.oneThread zklock {}",
 					"KeptKeyTakenBenchmark.oneThread zklock-keep {key=kept}",

@@ -33,6 +33,17 @@ public enum Library implements Subject.Described {
 					+ "synchronous delete; excludes nobody"),
 
 	/**
+	 * Two requests a cycle, both transactions, every reply handed to the caller by ZooKeeper's
+	 * event thread: the key node and the lock node created together, as zklock's first use of a
+	 * key does, and deleted together. What an uncontended call could reach if its release took the
+	 * key node away with the last lock node, so that the next call is a first use again.
+	 */
+	SHAPE_TWO_MULTIS("shape-two-multis", "key and lock node created and deleted together (no lock)", false,
+			"background multi(create the key's container, create EPHEMERAL_SEQUENTIAL under it), then background "
+					+ "multi(delete that node, delete the key's container); the caller waits on futures the callbacks "
+					+ "complete on ZooKeeper's event thread; excludes nobody"),
+
+	/**
 	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
 	 * Integration's registry uses them: the baseline of most workloads.
 	 */
@@ -119,6 +130,7 @@ public enum Library implements Subject.Described {
 			case FLOOR -> new FloorCycle(client, basePath());
 			case SHAPE_EVENT_THREAD -> new RequestShapeCycle(client, basePath(), false);
 			case SHAPE_CALLER_WAITS -> new RequestShapeCycle(client, basePath(), true);
+			case SHAPE_TWO_MULTIS -> new TwoTransactionsCycle(client, basePath());
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);

@@ -14,7 +14,7 @@ public class UncontendedBenchmark extends ExclusiveLockBenchmark {
 
 	/** The library under test. */
 	@Param({ "floor", "curator", "spring-integration", "zklock", "zklock-per-call", "zklock-keep", "zklocked",
-			"shape-event-thread", "shape-caller-waits" })
+			"shape-event-thread", "shape-caller-waits", "shape-two-multis" })
 	public String library = "zklock";
 
 	@Override
