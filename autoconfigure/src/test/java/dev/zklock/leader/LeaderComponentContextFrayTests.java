@@ -1,7 +1,6 @@
 package dev.zklock.leader;
 
 import java.time.Duration;
-import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
@@ -46,7 +45,7 @@ class LeaderComponentContextFrayTests {
 			Job job = context.getBean(Job.class);
 			RaceThreads.check(!job.isRunning(), "the context started the leader-only component itself");
 			components.ready();
-			drain(components);
+			LeaderComponentsFrayTests.drain(components, GROUP);
 			RaceThreads.check(job.isRunning(), "the component of a led group did not start");
 			Thread revoking = RaceThreads.start(() -> {
 				leadership.revoke(GROUP);
@@ -55,21 +54,12 @@ class LeaderComponentContextFrayTests {
 			context.stop();
 			context.start();
 			RaceThreads.join(revoking);
-			drain(components);
+			LeaderComponentsFrayTests.drain(components, GROUP);
 			RaceThreads.check(!job.isRunning(), "the component runs while its group is not led");
 		}
 		finally {
 			components.destroy();
 		}
-	}
-
-	private static void drain(LeaderComponents components) {
-		Future<?> done = components.groupThread(GROUP).submit(() -> {
-		});
-		if (done == null) {
-			throw new AssertionError("the group's thread is closed");
-		}
-		RaceThreads.await(done);
 	}
 
 	/**

@@ -138,7 +138,7 @@ class LeaderComponentsFrayTests {
 	/**
 	 * Wait until the group's thread has run every task handed to it so far.
 	 */
-	private static void drain(LeaderComponents components, String group) {
+	static void drain(LeaderComponents components, String group) {
 		Future<?> done = components.groupThread(group).submit(() -> {
 		});
 		if (done == null) {

@@ -53,29 +53,20 @@ class AsyncAcquisitionFrayTests {
 				false, LockCallListener.NONE, LockSettings.DEFAULTS, 2);
 		CompletableFuture<Acquisition> call = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 				Duration.ofSeconds(-1), Runnable::run);
-		Thread events = RaceThreads.start(() -> run(port, world, STEPS_BESIDE));
+		Thread events = RaceThreads.start(() -> port.run(world, STEPS_BESIDE, () -> false));
 		Thread user = RaceThreads.start(() -> call.cancel(false));
 		RaceThreads.join(events, user);
-		run(port, world, STEPS_AFTER);
+		port.run(world, STEPS_AFTER, () -> false);
 		if (!call.isCancelled()) {
 			RaceThreads.check(call.isDone(), "a call neither cancelled nor answered");
 			engine.releaseAsync(call.join());
-			run(port, world, STEPS_AFTER);
+			port.run(world, STEPS_AFTER, () -> false);
 		}
 		CompletableFuture<Acquisition> next = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 				Duration.ofSeconds(-1), Runnable::run);
-		run(port, world, STEPS_AFTER);
+		port.run(world, STEPS_AFTER, () -> false);
 		RaceThreads.check(next.isDone() && !next.isCompletedExceptionally() && next.join() != null,
 				"the next call on the key is not granted: the withdrawn call's grant is still held");
-	}
-
-	/**
-	 * Deliver the simulator's events, on the calling thread, the requests queued before each.
-	 */
-	private static void run(QueuedPort port, SimWorld world, int steps) {
-		for (int i = 0; i < steps && port.step(world); i++) {
-			// One event at a time.
-		}
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.zklock.lock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.pastalab.fray.junit.junit5.FrayTestExtension;
@@ -50,26 +49,26 @@ class LostHoldReleaseFrayTests {
 		LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE, false,
 				LockCallListener.NONE, LockSettings.DEFAULTS, 2);
 		CompletableFuture<Acquisition> first = acquire(engine);
-		runUntil(port, world, first::isDone);
+		port.run(world, MOST_STEPS, first::isDone);
 		RaceThreads.check(first.join() != null, "the first call was not granted");
 		CompletableFuture<Acquisition> second = acquire(engine);
-		runUntil(port, world, () -> false, 20);
+		port.run(world, 20, () -> false);
 		RaceThreads.check(!second.isDone(), "the second call was granted beside the first");
 		// Only this thread touches the simulator until the two threads start.
 		client.expireSession();
-		Thread events = RaceThreads.start(() -> runUntil(port, world, second::isDone));
+		Thread events = RaceThreads.start(() -> port.run(world, MOST_STEPS, second::isDone));
 		Thread holder = RaceThreads.start(() -> engine.releaseAsync(first.join()));
 		RaceThreads.join(events, holder);
-		runUntil(port, world, second::isDone);
+		port.run(world, MOST_STEPS, second::isDone);
 		RaceThreads.check(second.isDone() && second.join() != null, "the waiting call was not granted");
 		CompletableFuture<Acquisition> third = acquire(engine);
-		runUntil(port, world, third::isDone, STEPS_WAITING);
+		port.run(world, STEPS_WAITING, third::isDone);
 		Hold held = second.join().holds().get(0);
 		RaceThreads.check(!third.isDone() || held.lock().state() == ActiveLock.State.LOST,
 				"a third call was granted while the second holds the key: " + describe(held) + ", "
 						+ (third.isDone() ? describe(third.join().holds().get(0)) : "-"));
 		engine.releaseAsync(second.join());
-		runUntil(port, world, third::isDone);
+		port.run(world, MOST_STEPS, third::isDone);
 		RaceThreads.check(third.isDone() && third.join() != null,
 				"the third call was not granted once the second released");
 	}
@@ -80,20 +79,6 @@ class LostHoldReleaseFrayTests {
 
 	private static CompletableFuture<Acquisition> acquire(LockEngine engine) {
 		return engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE, Duration.ofSeconds(-1), Runnable::run);
-	}
-
-	private static void runUntil(QueuedPort port, SimWorld world, BooleanSupplier done) {
-		runUntil(port, world, done, MOST_STEPS);
-	}
-
-	/**
-	 * Deliver the simulator's events on the calling thread, the requests queued before each,
-	 * until done or the steps are spent.
-	 */
-	private static void runUntil(QueuedPort port, SimWorld world, BooleanSupplier done, int steps) {
-		for (int i = 0; i < steps && !done.getAsBoolean() && port.step(world); i++) {
-			// One event at a time.
-		}
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +39,16 @@ final class QueuedPort implements ZooKeeperPort {
 	boolean step(SimWorld world) {
 		send();
 		return world.step();
+	}
+
+	/**
+	 * On the calling thread, which becomes the one that delivers the simulator's events: run
+	 * events one at a time, the requests queued before each, until done or the steps are spent.
+	 */
+	void run(SimWorld world, int steps, BooleanSupplier done) {
+		for (int i = 0; i < steps && !done.getAsBoolean() && step(world); i++) {
+			// One event at a time.
+		}
 	}
 
 	/**
