@@ -117,7 +117,11 @@ final class RequestShapeCycle implements ExclusiveLocks {
 		return path;
 	}
 
-	private static <T> void answer(CuratorEvent event, CompletableFuture<T> answer, T value) {
+	/**
+	 * Complete a waiting caller's future from a background request's event: with the value, or
+	 * with the request's error.
+	 */
+	static <T> void answer(CuratorEvent event, CompletableFuture<T> answer, T value) {
 		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
 			answer.complete(value);
 		}

@@ -5,12 +5,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 
 /**
  * Two transactions a cycle, without a lock around them: the key's container and a node under it
@@ -61,23 +59,13 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 	private List<CuratorTransactionResult> commit(CuratorOp... operations) throws Exception {
 		CompletableFuture<List<CuratorTransactionResult>> done = new CompletableFuture<>();
 		this.client.transaction()
-			.inBackground((client, event) -> answer(event, done))
+			.inBackground((client, event) -> RequestShapeCycle.answer(event, done, event.getOpResults()))
 			.forOperations(operations);
 		try {
 			return done.get();
 		}
 		catch (ExecutionException ex) {
 			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
-		}
-	}
-
-	private static void answer(CuratorEvent event, CompletableFuture<List<CuratorTransactionResult>> done) {
-		if (event.getResultCode() == KeeperException.Code.OK.intValue()) {
-			done.complete(event.getOpResults());
-		}
-		else {
-			done.completeExceptionally(KeeperException.create(KeeperException.Code.get(event.getResultCode()),
-					event.getPath()));
 		}
 	}
 
