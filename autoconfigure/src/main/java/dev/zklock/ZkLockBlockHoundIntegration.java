@@ -5,14 +5,19 @@ import reactor.blockhound.integration.BlockHoundIntegration;
 
 /**
  * Tells <a href="https://github.com/reactor/BlockHound">BlockHound</a>, when an application
- * installs it, about the one call on zklock's non-blocking path that it would report: Curator
+ * installs it, about the waits on zklock's non-blocking path that it would report: Curator
  * names a new lock node with {@link java.util.UUID#randomUUID()}, which reads the kernel's
- * non-blocking random source ({@code /dev/urandom}); and the lock core's short mutexes (a key's
+ * non-blocking random source ({@code /dev/urandom}); the lock core's short mutexes (a key's
  * state, a lock request's, a grant batch's token), which are never held across a ZooKeeper
- * request or user code but may park a thread for the few microseconds another one holds them:
- * reported as blocking, the error would surface in the middle of a state change and leave a key
- * locked. Nothing else is allowed: every other blocking call on a non-blocking thread is still
- * reported. Loaded by BlockHound through {@link java.util.ServiceLoader}.
+ * request or user code; and the ZooKeeper client's queue of requests to send, whose lock its
+ * send thread holds only to take a request off it (a request is queued on the calling thread,
+ * never sent or waited for there). Each may park a thread for the few microseconds another one
+ * holds the lock. Reported as blocking, the error is thrown from inside the lock's wait: it
+ * leaves the lock's queue broken, so that a thread waiting on it later is never woken (the
+ * client's own threads, and every call on the client, would hang), or surfaces in the middle of
+ * a state change and leaves a key locked. Nothing else is allowed: every other blocking call on
+ * a non-blocking thread is still reported. Loaded by BlockHound through
+ * {@link java.util.ServiceLoader}.
  *
  * @since 0.1.0
  */
@@ -21,6 +26,9 @@ public class ZkLockBlockHoundIntegration implements BlockHoundIntegration {
 	@Override
 	public void applyTo(BlockHound.Builder builder) {
 		builder.allowBlockingCallsInside("org.apache.curator.framework.imps.ProtectedMode", "resetProtectedId");
+		// Queuing a request: the client's queue lock, which its send thread holds only to take
+		// a request off the queue.
+		builder.allowBlockingCallsInside("org.apache.zookeeper.ClientCnxn", "queuePacket");
 		builder.allowBlockingCallsInside("dev.zklock.lock.KeyLock", "lock");
 		builder.allowBlockingCallsInside("dev.zklock.lock.NodeAcquisition", "acquire");
 		builder.allowBlockingCallsInside("dev.zklock.lock.GrantBatch", "acquire");

@@ -371,6 +371,11 @@ final class NodeAcquisition {
 	}
 
 	private void childrenRead(Code rc, @Nullable Children read) {
+		if (this.phase == Phase.STALLED) {
+			// Sent with a create that failed: the request goes on at its recheck, which reads
+			// again once it knows its node.
+			return;
+		}
 		if (rc != Code.OK && this.phase == Phase.CREATING) {
 			// Sent with the create, the read failed first. Usually the create fails too and says
 			// what to do (NONODE: the key node is missing); but a reconnect can resend the two in

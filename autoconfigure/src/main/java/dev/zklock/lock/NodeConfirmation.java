@@ -46,6 +46,12 @@ public final class NodeConfirmation {
 		CompletableFuture<@Nullable Stat> answer = new CompletableFuture<>();
 		try {
 			client.sync().inBackground((c, synced) -> {
+				if (synced.getResultCode() != KeeperException.Code.OK.intValue()) {
+					// A read without the sync could answer from a server behind the ensemble.
+					answer.completeExceptionally(
+							KeeperException.create(KeeperException.Code.get(synced.getResultCode()), path));
+					return;
+				}
 				try {
 					c.checkExists().inBackground((c2, event) -> {
 						int code = event.getResultCode();

@@ -16,6 +16,7 @@ import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.api.transaction.OperationType;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
@@ -35,6 +36,11 @@ public final class CuratorPort implements ZooKeeperPort {
 	private static final Log logger = LogFactory.getLog(CuratorPort.class);
 
 	private static final byte[] NO_DATA = new byte[0];
+
+	/**
+	 * How long to wait before sending again a delete that the client could not send.
+	 */
+	private static final long DELETE_RETRY_MILLIS = 100;
 
 	private final CuratorFramework client;
 
@@ -137,7 +143,15 @@ public final class CuratorPort implements ZooKeeperPort {
 	@Override
 	public void removeWatches(String path) {
 		try {
-			this.client.watchers().removeAll().ofType(WatcherType.Any).locally().quietly().inBackground().forPath(path);
+			this.client.watchers()
+				.removeAll()
+				.ofType(WatcherType.Any)
+				.locally()
+				.quietly()
+				.inBackground()
+				.withUnhandledErrorListener((message, ex) -> logger
+					.debug("Could not remove the watches of " + path + " on the server: " + ex))
+				.forPath(path);
 		}
 		catch (Exception ex) {
 			logger.debug("Could not remove the watches of " + path + ": " + ex);
@@ -147,14 +161,39 @@ public final class CuratorPort implements ZooKeeperPort {
 	@Override
 	public void delete(String path, @Nullable Reply<Void> reply) {
 		try {
-			this.client.delete().guaranteed().inBackground((c, event) -> {
-				if (reply != null) {
-					reply.done(Code.get(event.getResultCode()), null);
-				}
-			}).forPath(path);
+			this.client.delete()
+				.guaranteed()
+				.inBackground((c, event) -> {
+					if (reply != null) {
+						reply.done(Code.get(event.getResultCode()), null);
+					}
+				})
+				.withUnhandledErrorListener((message, ex) -> deleteAgain(path, reply, ex))
+				.forPath(path);
 		}
 		catch (Exception ex) {
 			logger.warn("Could not delete lock node " + path + "; it goes with its session", ex);
+		}
+	}
+
+	/**
+	 * The client could not send a delete: its handle threw before the request went out (a
+	 * thread that refuses to wait for the client's queue lock, memory running out). Curator's
+	 * guarantee covers a connection loss only, so send it again shortly, from the scheduler's
+	 * thread: a node left in place would keep the key from every other instance for as long as
+	 * the session lives.
+	 */
+	private void deleteAgain(String path, @Nullable Reply<Void> reply, Throwable failure) {
+		if (this.client.getState() != CuratorFrameworkState.STARTED) {
+			logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
+			return;
+		}
+		logger.debug("Could not send the delete of " + path + "; sending it again: " + failure);
+		try {
+			this.scheduler.schedule(() -> delete(path, reply), DELETE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
 		}
 	}
 
@@ -165,7 +204,16 @@ public final class CuratorPort implements ZooKeeperPort {
 
 	@Override
 	public void syncAndRead(String path, Reply<NodeStat> reply) {
-		send(reply, () -> this.client.sync().inBackground((c, synced) -> exists(path, null, reply)).forPath(path));
+		send(reply, () -> this.client.sync().inBackground((c, synced) -> {
+			Code code = Code.get(synced.getResultCode());
+			if (code == Code.OK) {
+				exists(path, null, reply);
+			}
+			else {
+				// A read without the sync could answer from a server behind the ensemble.
+				reply.done(code, null);
+			}
+		}).forPath(path));
 	}
 
 	@Override

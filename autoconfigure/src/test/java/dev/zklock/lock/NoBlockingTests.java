@@ -1,13 +1,21 @@
 package dev.zklock.lock;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.ClientCnxn;
+import org.apache.zookeeper.ZooKeeper;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -103,13 +111,63 @@ class NoBlockingTests {
 		assertThat(this.templates).allMatch((template) -> template.heldLocks().isEmpty());
 	}
 
+	/**
+	 * A call on a non-blocking thread finds the ZooKeeper client's queue lock taken (its send
+	 * thread holds it for a moment to take a request off the queue; here the test holds it): the
+	 * thread waits for it. Reported as blocking, the error would leave the lock's queue broken,
+	 * so that the client's own threads, waiting on it later, never wake: the client and every
+	 * call on it would hang.
+	 */
+	@Test
+	void aCallWaitsForTheClientsQueueLockWithoutBreakingIt() throws Exception {
+		CuratorFramework client = this.support.client();
+		ReactiveZkLockTemplate instance = instance(client);
+		ReentrantLock queueLock = queueLock(client);
+		CompletableFuture<String> first;
+		queueLock.lock();
+		try {
+			first = instance.executeMono(List.of("queue"), LockMode.EXCLUSIVE, null, (lock) -> Mono.just("first"))
+				.subscribeOn(Schedulers.parallel())
+				.toFuture();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(queueLock::hasQueuedThreads);
+		}
+		finally {
+			queueLock.unlock();
+		}
+		assertThat(first).succeedsWithin(Duration.ofSeconds(20)).isEqualTo("first");
+		assertThat(queueLock.hasQueuedThreads()).as("threads left waiting on the queue lock").isFalse();
+		String second = instance.executeMono(List.of("queue"), LockMode.EXCLUSIVE, null, (lock) -> Mono.just("second"))
+			.subscribeOn(Schedulers.parallel())
+			.block(Duration.ofSeconds(20));
+		assertThat(second).isEqualTo("second");
+	}
+
 	private ReactiveZkLockTemplate instance() {
-		ZkLockTemplate template = this.support.template(this.support.client(), false);
+		return instance(this.support.client());
+	}
+
+	private ReactiveZkLockTemplate instance(CuratorFramework client) {
+		ZkLockTemplate template = this.support.template(client, false);
 		// Every continuation of the template runs on Reactor's non-blocking threads, where
 		// BlockHound watches.
 		template.setAsyncExecutor((task) -> Schedulers.parallel().schedule(task));
 		this.templates.add(template);
 		return new ReactiveZkLockTemplate(template);
+	}
+
+	/**
+	 * Return the lock of the client's queue of requests to send.
+	 */
+	private static ReentrantLock queueLock(CuratorFramework client) throws Exception {
+		ZooKeeper zooKeeper = client.getZookeeperClient().getZooKeeper();
+		Field cnxn = ZooKeeper.class.getDeclaredField("cnxn");
+		cnxn.setAccessible(true);
+		Field outgoing = ClientCnxn.class.getDeclaredField("outgoingQueue");
+		outgoing.setAccessible(true);
+		Object queue = outgoing.get(cnxn.get(zooKeeper));
+		Field lock = LinkedBlockingDeque.class.getDeclaredField("lock");
+		lock.setAccessible(true);
+		return (ReentrantLock) lock.get(queue);
 	}
 
 }
