@@ -16,8 +16,11 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 public class DistinctKeysBenchmark extends ExclusiveLockBenchmark {
 
-	/** The library under test. */
-	@Param({ "floor", "curator", "spring-integration", "zklock" })
+	/**
+	 * The library under test; the shapes are zklock's requests without a lock around them
+	 * (three requests, or two transactions), to show what each costs a server at its limit.
+	 */
+	@Param({ "floor", "curator", "spring-integration", "zklock", "shape-event-thread", "shape-two-multis" })
 	public String library = "zklock";
 
 	@Override
