@@ -172,7 +172,7 @@ public final class CuratorPort implements ZooKeeperPort {
 				.forPath(path);
 		}
 		catch (Exception ex) {
-			logger.warn("Could not delete lock node " + path + "; it goes with its session", ex);
+			leftToSession(path, ex);
 		}
 	}
 
@@ -185,7 +185,7 @@ public final class CuratorPort implements ZooKeeperPort {
 	 */
 	private void deleteAgain(String path, @Nullable Reply<Void> reply, Throwable failure) {
 		if (this.client.getState() != CuratorFrameworkState.STARTED) {
-			logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
+			leftToSession(path, failure);
 			return;
 		}
 		logger.debug("Could not send the delete of " + path + "; sending it again: " + failure);
@@ -193,8 +193,12 @@ public final class CuratorPort implements ZooKeeperPort {
 			this.scheduler.schedule(() -> delete(path, reply), DELETE_RETRY_MILLIS, TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
+			leftToSession(path, failure);
 		}
+	}
+
+	private static void leftToSession(String path, Throwable failure) {
+		logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
 	}
 
 	@Override

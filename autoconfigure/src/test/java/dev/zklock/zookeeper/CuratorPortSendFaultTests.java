@@ -44,7 +44,6 @@ class CuratorPortSendFaultTests {
 	void setUp(ZooKeeperTestServer server) throws Exception {
 		this.scheduler = Executors.newSingleThreadScheduledExecutor();
 		this.client = this.faults.client(server.getConnectString());
-		assertThat(this.client.blockUntilConnected(10, TimeUnit.SECONDS)).isTrue();
 		this.client.create().creatingParentContainersIfNeeded().withMode(CreateMode.EPHEMERAL).forPath("/port/key/node");
 		this.port = new CuratorPort(this.client, this.scheduler);
 	}

@@ -3,6 +3,7 @@ package dev.zklock.zookeeper;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -46,9 +47,9 @@ public final class SendFaults {
 	}
 
 	/**
-	 * Return a started client of the server whose sends fail when armed to.
+	 * Return a connected client of the server whose sends fail when armed to.
 	 */
-	public CuratorFramework client(String connectString) {
+	public CuratorFramework client(String connectString) throws InterruptedException {
 		CuratorFramework client = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs(10_000)
@@ -58,6 +59,10 @@ public final class SendFaults {
 					sessionTimeout, watcher, canBeReadOnly))
 			.build();
 		client.start();
+		if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+			client.close();
+			throw new IllegalStateException("Test client did not connect");
+		}
 		return client;
 	}
 
