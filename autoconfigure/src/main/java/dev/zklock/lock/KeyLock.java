@@ -310,6 +310,9 @@ final class KeyLock {
 				&& this.locks.reserveKept()) {
 			keep(current);
 		}
+		else if (current.isValidLocally() && !this.bound.othersWait()) {
+			releaseLastNode();
+		}
 		else {
 			releaseNode();
 		}
@@ -324,7 +327,17 @@ final class KeyLock {
 	 * Give the node up: the caller of the release that decided it waits for its deletion.
 	 */
 	private void releaseNode() {
-		deleteNode(true);
+		deleteNode(true, false);
+	}
+
+	/**
+	 * Give the node up when nothing tells of another node under the key (no local call waits,
+	 * no other instance was seen): the key node goes with it, so that the next use of the key is
+	 * a first use again, one transaction and no read. The transaction deletes nothing if another
+	 * instance's node is under the key after all; the node is then deleted alone.
+	 */
+	private void releaseLastNode() {
+		deleteNode(true, true);
 	}
 
 	/**
@@ -333,10 +346,10 @@ final class KeyLock {
 	 * told of the loss. Delete it anyway (a node already gone costs one request).
 	 */
 	private void dropNode() {
-		deleteNode(false);
+		deleteNode(false, false);
 	}
 
-	private void deleteNode(boolean awaited) {
+	private void deleteNode(boolean awaited, boolean withKeyNode) {
 		ActiveLock gone = this.node;
 		if (gone == null) {
 			return;
@@ -348,7 +361,24 @@ final class KeyLock {
 		if (awaited) {
 			this.lastDelete = deleted;
 		}
-		this.deferred.add(() -> this.locks.port().delete(gone.node().path(), (rc, nothing) -> deleted.complete(null)));
+		String path = gone.node().path();
+		ZooKeeperPort port = this.locks.port();
+		if (!withKeyNode) {
+			this.deferred.add(() -> port.delete(path, (rc, nothing) -> deleted.complete(null)));
+			return;
+		}
+		KeyNodes keyNodes = this.locks.keyNodes();
+		this.deferred.add(() -> port.deleteLockAndKeyNode(path, this.keyPath, (rc, nothing) -> {
+			if (rc == Code.OK) {
+				keyNodes.forget(this.keyPath);
+				deleted.complete(null);
+			}
+			else {
+				// Another node is under the key, or the transaction's outcome is unknown (a
+				// retry of an applied one answers NONODE): delete ours alone, guaranteed.
+				port.delete(path, (again, none) -> deleted.complete(null));
+			}
+		}));
 	}
 
 	private void forgetNode() {
@@ -495,7 +525,12 @@ final class KeyLock {
 		lock();
 		try {
 			if (this.node == current && this.keeping.isKept()) {
-				releaseNode();
+				if (current.isValidLocally() && !this.bound.othersWait()) {
+					releaseLastNode();
+				}
+				else {
+					releaseNode();
+				}
 				dispatch();
 			}
 		}

@@ -202,6 +202,14 @@ public final class CuratorPort implements ZooKeeperPort {
 	}
 
 	@Override
+	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
+		send(reply, () -> this.client.transaction()
+			.inBackground(answer(reply, (event) -> null))
+			.forOperations(this.client.transactionOp().delete().forPath(lockNodePath),
+					this.client.transactionOp().delete().forPath(keyPath)));
+	}
+
+	@Override
 	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 		send(reply, () -> this.client.setData().inBackground(stat(reply)).forPath(path, data));
 	}

@@ -88,6 +88,20 @@ public interface ZooKeeperPort {
 	void delete(String path, @Nullable Reply<Void> reply);
 
 	/**
+	 * Delete a lock node and, in the same transaction, its key node: the release of the last
+	 * node of a key, so that the next use of the key is again a first use (one transaction, no
+	 * read). The transaction fails whole, deleting nothing, when another node is under the key
+	 * ({@code NOTEMPTY}) or the lock node is gone ({@code NONODE}). Not guaranteed: the client
+	 * may send it again after a reconnect (a retry of an applied transaction answers
+	 * {@code NONODE}), then gives up with the failure's code; a caller deletes the lock node
+	 * alone, guaranteed, when it is answered anything but {@code OK}.
+	 * @param lockNodePath the lock node's full path
+	 * @param keyPath its parent, the key node
+	 * @param reply told the transaction's code
+	 */
+	void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply);
+
+	/**
 	 * Write a node's data (the data it was created with, so that it still names its owner): the
 	 * new {@code mzxid} is a zxid later than every change this client has seen.
 	 */

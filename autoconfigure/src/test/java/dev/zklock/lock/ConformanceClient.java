@@ -171,6 +171,11 @@ final class ConformanceClient {
 		return send("delete " + path, (reply) -> this.port.delete(path, reply), (nothing) -> "");
 	}
 
+	Step<Void> deleteLockAndKeyNode(String lockNodePath, String keyPath) {
+		return send("deleteLockAndKeyNode " + lockNodePath + " " + keyPath,
+				(reply) -> this.port.deleteLockAndKeyNode(lockNodePath, keyPath, reply), (nothing) -> "");
+	}
+
 	Step<ZooKeeperPort.NodeStat> touch(String path) {
 		return send("touch " + path, (reply) -> this.port.touch(path, DATA, reply), ConformanceClient::stat);
 	}

@@ -97,6 +97,11 @@ final class ConnectionFactsPort implements ZooKeeperPort {
 	}
 
 	@Override
+	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
+		throw unsupported();
+	}
+
+	@Override
 	public void delete(String path, @Nullable Reply<Void> reply) {
 		throw unsupported();
 	}

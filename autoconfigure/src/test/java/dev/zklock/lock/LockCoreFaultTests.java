@@ -264,6 +264,11 @@ class LockCoreFaultTests {
 		}
 
 		@Override
+		public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
+			this.port.deleteLockAndKeyNode(lockNodePath, keyPath, reply);
+		}
+
+		@Override
 		public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 			this.port.touch(path, data, reply);
 		}

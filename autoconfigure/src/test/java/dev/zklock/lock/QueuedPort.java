@@ -106,6 +106,11 @@ final class QueuedPort implements ZooKeeperPort {
 	}
 
 	@Override
+	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
+		this.requests.add(() -> this.client.deleteLockAndKeyNode(lockNodePath, keyPath, reply));
+	}
+
+	@Override
 	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 		this.requests.add(() -> this.client.touch(path, data, reply));
 	}

@@ -755,6 +755,13 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	@Override
+	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
+		request("multi delete " + LockNodes.name(lockNodePath) + caller(),
+				(session) -> this.server.deleteLockAndKeyNode(session, lockNodePath, keyPath),
+				(result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
+	}
+
+	@Override
 	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 		request("setData " + LockNodes.name(path), (session) -> this.server.setData(session, path),
 				(result) -> reply.done(result.code(), result.stat()), (code) -> reply.done(code, null));

@@ -243,6 +243,35 @@ final class SimServer {
 		return Result.of(Code.OK);
 	}
 
+	/**
+	 * The release of a key's last lock node: a transaction that deletes the lock node and then
+	 * the key node, failing whole at the first delete that fails.
+	 */
+	Result deleteLockAndKeyNode(Session session, String lockNodePath, String keyPath) {
+		if (!session.alive) {
+			return Result.of(Code.SESSIONEXPIRED);
+		}
+		advance();
+		Node lockNode = this.nodes.get(lockNodePath);
+		if (lockNode == null) {
+			return Result.of(Code.NONODE);
+		}
+		if (!lockNode.children.isEmpty()) {
+			return Result.of(Code.NOTEMPTY);
+		}
+		Node key = this.nodes.get(keyPath);
+		if (key == null) {
+			return Result.of(Code.NONODE);
+		}
+		int left = key.children.size() - (LockNodes.parent(lockNodePath).equals(keyPath) ? 1 : 0);
+		if (left > 0) {
+			return Result.of(Code.NOTEMPTY);
+		}
+		removeNode(lockNodePath);
+		removeNode(keyPath);
+		return Result.of(Code.OK);
+	}
+
 	Result setData(Session session, String path) {
 		if (!session.alive) {
 			return Result.of(Code.SESSIONEXPIRED);

@@ -262,6 +262,42 @@ class SimulatorConformanceTests {
 	}
 
 	@Test
+	void theReleaseOfAKeysLastNodeTakesTheKeyNode() throws Exception {
+		conforms(NO_REAPER, (side) -> {
+			ConformanceClient a = side.open("A");
+			String first = firstLockNode(a, KEY);
+			ConformanceClient b = side.open("B");
+			String second = b.createLockNode(lockNode(KEY, LockMode.EXCLUSIVE)).ok().path();
+			b.exists(first, "b1").get();
+			b.exists(KEY, "b2").get();
+			// Another node under the key: the transaction fails whole (a failed write, a zxid of
+			// its own), and nothing fires.
+			a.deleteLockAndKeyNode(first, KEY).get();
+			a.touch(first).get();
+			b.getChildren(KEY, "b3").get();
+			b.delete(second).get();
+			// The last node: both go in one zxid, their watches fire, the base's pzxid moves.
+			a.getChildren(BASE, "a1").get();
+			a.deleteLockAndKeyNode(first, KEY).get();
+			b.settle().get();
+			a.exists(KEY, null).get();
+			a.getChildren(BASE, null).get();
+			// Sent again after it was applied: the lock node is gone.
+			a.deleteLockAndKeyNode(first, KEY).get();
+			// The key made again by the first-use transaction: its sequence starts over.
+			b.createKeyAndLockNode(KEY, LockMode.SHARED).get();
+			a.getChildren(KEY, null).get();
+			// A lock node of another key, then one with children: both fail whole.
+			String other = a.createKeyAndLockNode(OTHER_KEY, LockMode.EXCLUSIVE).ok().lockNodePath();
+			a.deleteLockAndKeyNode(other, KEY).get();
+			a.createContainers(OTHER_KEY + "/x/y").get();
+			a.deleteLockAndKeyNode(OTHER_KEY + "/x", OTHER_KEY).get();
+			b.getChildren(OTHER_KEY, null).get();
+			b.getChildren(KEY, null).get();
+		});
+	}
+
+	@Test
 	void failedWritesAndReadsAmongZxids() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
