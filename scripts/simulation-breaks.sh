@@ -79,7 +79,7 @@ breaks = {
       'for (KeyLock keyLock : this.keyLocks.all()) {\n\t\t\tkeyLock.released(nodePaths);\n\t\t}\n', '')]),
   'spent-key-keeps-unknown-node': ('liveness', [('NodeAcquisition.java',
       'this.unknown.removeInBackground(null);\n\t\tthis.port.delete(this.keyPath, null);', 'this.port.delete(this.keyPath, null);')]),
-  'last-node-left-when-others-came': ('nothing left behind', [('KeyLock.java',
+  'last-node-left-when-others-came': ('liveness', [('KeyLock.java',
       'port.delete(path, (again, none) -> deleted.complete(null));', 'deleted.complete(null);')]),
   # Breaks of the blocking entry points: run with blocking callers on simulated threads.
   'blocking-several-keys-no-recheck': ('starts valid', [('LockEngine.java',

@@ -2,6 +2,8 @@ package dev.zklock.lock;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.AfterEach;
@@ -56,25 +58,36 @@ class SendFaultLockTests {
 		ZkLockTemplate second = this.support.template();
 		String key = "release-send-fault";
 		first.execute(key, (lock) -> {
+			// The release's transaction (its node and the key node), then the delete of its node
+			// alone that follows the transaction's failure.
+			this.faults.fail("multi", 1);
 			this.faults.fail("delete", 1);
 			return null;
 		});
 		Optional<String> ran = second.tryExecute(key, LockMode.EXCLUSIVE, Duration.ofSeconds(20), (lock) -> "second");
-		assertThat(this.faults.thrown()).as("deletes the client could not send").isEqualTo(1);
+		assertThat(this.faults.thrown()).as("releases the client could not send").isEqualTo(2);
 		assertThat(ran).as("the other instance's call after the release").contains("second");
 	}
 
 	@Test
-	void aCallWhoseLockNodeCannotBeCreatedTriesAgain(CapturedOutput output) {
+	void aCallWhoseLockNodeCannotBeCreatedTriesAgain(CapturedOutput output) throws Exception {
 		ZkLockTemplate first = this.support.template(this.faulty, false);
 		String key = "create-send-fault";
-		// The first use of the key, then a use of the known key node: one failure each.
+		ZkLockTemplate second = this.support.template();
+		// The first use of the key, then a use of a key node that exists (another instance holds
+		// the key shared meanwhile): one failure each.
 		this.faults.fail("multi", 1);
 		assertThat(first.tryExecute(key, LockMode.EXCLUSIVE, Duration.ofSeconds(20), (lock) -> "first-use"))
 			.contains("first-use");
-		this.faults.fail("create", 1);
-		assertThat(first.tryExecute(key, LockMode.EXCLUSIVE, Duration.ofSeconds(20), (lock) -> "known-key"))
-			.contains("known-key");
+		second.execute(key, LockMode.SHARED, null, (held) -> {
+			this.faults.fail("create", 1);
+			// On a thread of its own: on this one, the call would be a reentrant call inside the
+			// held key.
+			CompletableFuture<Optional<String>> call = CompletableFuture.supplyAsync(
+					() -> first.tryExecute(key, LockMode.SHARED, Duration.ofSeconds(20), (lock) -> "existing-key"));
+			assertThat(call.get(30, TimeUnit.SECONDS)).contains("existing-key");
+			return null;
+		});
 		assertThat(this.faults.thrown()).as("requests the client could not send").isEqualTo(2);
 		assertThat(output).doesNotContain("failed; trying again");
 	}

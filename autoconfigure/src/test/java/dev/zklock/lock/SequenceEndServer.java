@@ -54,6 +54,10 @@ public final class SequenceEndServer implements AutoCloseable {
 		node(path).stat.setCversion(cversion);
 	}
 
+	public boolean exists(String path) {
+		return this.server.getZKDatabase().getDataTree().getNode(path) != null;
+	}
+
 	public int cversion(String path) {
 		return node(path).stat.getCversion();
 	}

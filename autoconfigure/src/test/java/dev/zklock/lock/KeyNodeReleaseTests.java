@@ -1,0 +1,144 @@
+package dev.zklock.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import dev.zklock.LockMode;
+import dev.zklock.ZkLockTemplate;
+import dev.zklock.test.EmbeddedZooKeeper;
+import dev.zklock.test.ZooKeeperTestServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The release of a key's last lock node takes the key node with it, in one transaction, so that
+ * the next use of the key is a first use again (the transaction that creates the key node with
+ * the lock node, no read). A release that finds another instance's node under the key deletes
+ * its own node alone, before its call returns, and the other instance's call gets the key.
+ */
+@EmbeddedZooKeeper
+@Timeout(120)
+class KeyNodeReleaseTests {
+
+	private LockTestSupport support;
+
+	private CuratorFramework observer;
+
+	private final ExecutorService executor = Executors.newCachedThreadPool();
+
+	@BeforeEach
+	void setUp(ZooKeeperTestServer server) {
+		this.support = new LockTestSupport(server);
+		this.observer = this.support.client();
+	}
+
+	@AfterEach
+	void tearDown() throws Exception {
+		this.executor.shutdownNow();
+		this.executor.awaitTermination(10, TimeUnit.SECONDS);
+		this.support.close();
+	}
+
+	@Test
+	void anUncontendedCallLeavesNoKeyNodeAndTheNextCallCreatesItAgain() throws Exception {
+		ZkLockTemplate instance = instance();
+		String keyPath = keyPath("nightly");
+		List<String> nodes = new ArrayList<>();
+		List<Long> keyNodesCreated = new ArrayList<>();
+		for (int call = 0; call < 3; call++) {
+			instance.execute("nightly", (lock) -> {
+				nodes.addAll(LockTestSupport.lockNodes(this.observer, "nightly"));
+				Stat key = this.observer.checkExists().forPath(keyPath);
+				keyNodesCreated.add(key.getCzxid());
+				// The first token is the transaction's zxid: the key node's creation.
+				assertThat(lock.fencingToken()).isEqualTo(FencingTokenSpace.token(key.getMzxid(), 0));
+				return null;
+			});
+			assertThat(this.observer.checkExists().forPath(keyPath)).as("the key node after call %d", call).isNull();
+		}
+		// Each call's node was the first child of a key node created with it.
+		assertThat(nodes).hasSize(3).allMatch((name) -> name.endsWith("0000000000"));
+		assertThat(keyNodesCreated).doesNotHaveDuplicates().isSorted();
+	}
+
+	@Test
+	void aSharedHolderReleasingBesideAnotherInstancesHolderDeletesItsNodeAlone() throws Exception {
+		ZkLockTemplate first = instance();
+		ZkLockTemplate second = instance();
+		CountDownLatch firstHolds = new CountDownLatch(1);
+		CountDownLatch secondHolds = new CountDownLatch(1);
+		CountDownLatch firstReleases = new CountDownLatch(1);
+		CountDownLatch secondReleases = new CountDownLatch(1);
+		Future<?> firstCall = this.executor.submit(() -> first.execute("catalog", LockMode.SHARED, null, (lock) -> {
+			firstHolds.countDown();
+			firstReleases.await();
+			return null;
+		}));
+		assertThat(firstHolds.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<?> secondCall = this.executor.submit(() -> second.execute("catalog", LockMode.SHARED, null, (lock) -> {
+			secondHolds.countDown();
+			secondReleases.await();
+			return null;
+		}));
+		assertThat(secondHolds.await(20, TimeUnit.SECONDS)).isTrue();
+		List<String> both = LockTestSupport.lockNodes(this.observer, "catalog");
+		assertThat(both).hasSize(2);
+		firstReleases.countDown();
+		firstCall.get(20, TimeUnit.SECONDS);
+		// The first call returned once its node was deleted; the second's holds the key node.
+		List<String> left = LockTestSupport.lockNodes(this.observer, "catalog");
+		assertThat(left).hasSize(1);
+		assertThat(both).contains(left.get(0));
+		secondReleases.countDown();
+		secondCall.get(20, TimeUnit.SECONDS);
+		assertThat(this.observer.checkExists().forPath(keyPath("catalog"))).isNull();
+	}
+
+	@Test
+	void anotherInstanceWaitingUnseenGetsTheKeyWhenTheHolderReleases() throws Exception {
+		ZkLockTemplate holder = instance();
+		ZkLockTemplate waiter = instance();
+		CountDownLatch holds = new CountDownLatch(1);
+		CountDownLatch releases = new CountDownLatch(1);
+		Future<?> holding = this.executor.submit(() -> holder.execute("stock", (lock) -> {
+			holds.countDown();
+			releases.await();
+			return null;
+		}));
+		assertThat(holds.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<String> waiting = this.executor.submit(() -> waiter.execute("stock", LockMode.EXCLUSIVE,
+				Duration.ofSeconds(30), (lock) -> "granted"));
+		// The waiter's node is under the key: the holder, which watches nothing while its call
+		// runs alone, does not know it.
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> LockTestSupport.lockNodes(this.observer, "stock").size() == 2);
+		releases.countDown();
+		holding.get(20, TimeUnit.SECONDS);
+		assertThat(waiting.get(20, TimeUnit.SECONDS)).isEqualTo("granted");
+		assertThat(this.observer.checkExists().forPath(keyPath("stock"))).isNull();
+	}
+
+	private ZkLockTemplate instance() {
+		return this.support.template(this.support.client(), LockSettings.DEFAULTS);
+	}
+
+	private static String keyPath(String key) {
+		return ZKPaths.makePath(LockTestSupport.BASE, LockKeys.encode(key));
+	}
+
+}
