@@ -176,7 +176,7 @@ final class ActiveLock {
 		}
 		long started = this.port.nanoTime();
 		return within(nodeStat())
-			.handle((stat, ex) -> (ex != null) ? inDoubtAfterPause() : confirmed(stat, started));
+			.handle((stat, ex) -> (ex != null) ? inDoubtAfterPause() : validAfter(confirmed(stat, started)));
 	}
 
 	/**
@@ -439,7 +439,7 @@ final class ActiveLock {
 	private boolean confirm() {
 		long started = this.port.nanoTime();
 		try {
-			return confirmed(await(nodeStat()), started);
+			return validAfter(confirmed(await(nodeStat()), started));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -457,6 +457,16 @@ final class ActiveLock {
 		}
 		confirmedAsOf(started);
 		return true;
+	}
+
+	/**
+	 * The answer to a validity check after a pause: the node was there, in our session, when
+	 * the server answered; but the connection may have been suspended, or the session lost,
+	 * while the answer was on its way. Then the node is in doubt or lost here, and the answer
+	 * does not make the grant valid.
+	 */
+	private boolean validAfter(boolean confirmed) {
+		return confirmed && this.state == State.VALID;
 	}
 
 	/**
