@@ -310,11 +310,8 @@ final class KeyLock {
 				&& this.locks.reserveKept()) {
 			keep(current);
 		}
-		else if (current.isValidLocally() && !this.bound.othersWait()) {
-			releaseLastNode();
-		}
 		else {
-			releaseNode();
+			releaseIdleNode(current);
 		}
 	}
 
@@ -331,13 +328,14 @@ final class KeyLock {
 	}
 
 	/**
-	 * Give the node up when nothing tells of another node under the key (no local call waits,
-	 * no other instance was seen): the key node goes with it, so that the next use of the key is
-	 * a first use again, one transaction and no read. The transaction deletes nothing if another
-	 * instance's node is under the key after all; the node is then deleted alone.
+	 * Give up a node no local call needs any more. When nothing tells of another node under the
+	 * key (the node is valid, no other instance was seen), the key node goes with it, so that
+	 * the next use of the key is a first use again, one transaction and no read. The transaction
+	 * deletes nothing if another instance's node is under the key after all; the node is then
+	 * deleted alone.
 	 */
-	private void releaseLastNode() {
-		deleteNode(true, true);
+	private void releaseIdleNode(ActiveLock current) {
+		deleteNode(true, current.isValidLocally() && !this.bound.othersWait());
 	}
 
 	/**
@@ -525,12 +523,7 @@ final class KeyLock {
 		lock();
 		try {
 			if (this.node == current && this.keeping.isKept()) {
-				if (current.isValidLocally() && !this.bound.othersWait()) {
-					releaseLastNode();
-				}
-				else {
-					releaseNode();
-				}
+				releaseIdleNode(current);
 				dispatch();
 			}
 		}

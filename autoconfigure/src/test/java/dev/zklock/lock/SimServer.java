@@ -232,12 +232,9 @@ final class SimServer {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
 		advance();
-		Node node = this.nodes.get(path);
-		if (node == null) {
-			return Result.of(Code.NONODE);
-		}
-		if (!node.children.isEmpty()) {
-			return Result.of(Code.NOTEMPTY);
+		Code check = canDelete(path, 0);
+		if (check != Code.OK) {
+			return Result.of(check);
 		}
 		removeNode(path);
 		return Result.of(Code.OK);
@@ -252,24 +249,28 @@ final class SimServer {
 			return Result.of(Code.SESSIONEXPIRED);
 		}
 		advance();
-		Node lockNode = this.nodes.get(lockNodePath);
-		if (lockNode == null) {
-			return Result.of(Code.NONODE);
+		Code check = canDelete(lockNodePath, 0);
+		if (check == Code.OK) {
+			check = canDelete(keyPath, LockNodes.parent(lockNodePath).equals(keyPath) ? 1 : 0);
 		}
-		if (!lockNode.children.isEmpty()) {
-			return Result.of(Code.NOTEMPTY);
-		}
-		Node key = this.nodes.get(keyPath);
-		if (key == null) {
-			return Result.of(Code.NONODE);
-		}
-		int left = key.children.size() - (LockNodes.parent(lockNodePath).equals(keyPath) ? 1 : 0);
-		if (left > 0) {
-			return Result.of(Code.NOTEMPTY);
+		if (check != Code.OK) {
+			return Result.of(check);
 		}
 		removeNode(lockNodePath);
 		removeNode(keyPath);
 		return Result.of(Code.OK);
+	}
+
+	/**
+	 * Return what a delete of a node would answer, once the given number of its children went
+	 * before it in the same transaction.
+	 */
+	private Code canDelete(String path, int childrenGone) {
+		Node node = this.nodes.get(path);
+		if (node == null) {
+			return Code.NONODE;
+		}
+		return (node.children.size() > childrenGone) ? Code.NOTEMPTY : Code.OK;
 	}
 
 	Result setData(Session session, String path) {
