@@ -56,6 +56,8 @@ class BenchmarkRunTests {
 					"UncontendedBenchmark.oneThread shape-event-thread {}",
 					"UncontendedBenchmark.oneThread shape-caller-waits {}",
 					"UncontendedBenchmark.oneThread shape-two-multis {}",
+					"UncontendedBenchmark.oneThread shape-two-multis-handle {}",
+					"UncontendedBenchmark.oneThread shape-two-multis-sync {}",
 					"FirstUseBenchmark.oneThread curator {}",
 					"FirstUseBenchmark.oneThread zklock {}",
 					"KeptKeyTakenBenchmark.oneThread zklock-keep {key=kept}",

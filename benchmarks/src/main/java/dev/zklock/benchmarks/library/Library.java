@@ -44,6 +44,22 @@ public enum Library implements Subject.Described {
 					+ "complete on ZooKeeper's event thread; excludes nobody"),
 
 	/**
+	 * The same two transactions sent asynchronously on the client's ZooKeeper handle, without
+	 * Curator's builders: what Curator's background machinery costs on top of the requests.
+	 */
+	SHAPE_TWO_MULTIS_HANDLE("shape-two-multis-handle", "the same, on the ZooKeeper handle (no lock)", false,
+			"as shape-two-multis, sent with ZooKeeper.multi(ops, callback) on the client's handle; replies via the "
+					+ "event thread; excludes nobody"),
+
+	/**
+	 * The same two transactions sent synchronously on the client's ZooKeeper handle: the caller
+	 * wakes on each reply itself, as the floor's caller does.
+	 */
+	SHAPE_TWO_MULTIS_SYNC("shape-two-multis-sync", "the same, synchronous on the handle (no lock)", false,
+			"as shape-two-multis, sent with ZooKeeper.multi(ops) on the client's handle; the caller waits on each "
+					+ "reply itself; excludes nobody"),
+
+	/**
 	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
 	 * Integration's registry uses them: the baseline of most workloads.
 	 */
@@ -130,7 +146,11 @@ public enum Library implements Subject.Described {
 			case FLOOR -> new FloorCycle(client, basePath());
 			case SHAPE_EVENT_THREAD -> new RequestShapeCycle(client, basePath(), false);
 			case SHAPE_CALLER_WAITS -> new RequestShapeCycle(client, basePath(), true);
-			case SHAPE_TWO_MULTIS -> new TwoTransactionsCycle(client, basePath());
+			case SHAPE_TWO_MULTIS -> new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.CURATOR);
+			case SHAPE_TWO_MULTIS_HANDLE ->
+				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_ASYNC);
+			case SHAPE_TWO_MULTIS_SYNC ->
+				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_SYNC);
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);

@@ -9,6 +9,11 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Two transactions a cycle, without a lock around them: the key's container and a node under it
@@ -17,6 +22,12 @@ import org.apache.zookeeper.CreateMode;
  * ZooKeeper's event thread. The request shape of an uncontended call whose release takes the key
  * node away with the last lock node, so that the next call is a first use again. It excludes
  * nobody: a yardstick, not a lock.
+ * <p>
+ * The transactions are sent in one of three ways ({@link Sending}): as Curator's background
+ * transactions, as asynchronous transactions of the client's ZooKeeper handle (without Curator's
+ * builders, path checks and retries; the reply still comes through the event thread), or as
+ * synchronous transactions of the handle, the caller waking on the reply itself as the floor
+ * does.
  */
 final class TwoTransactionsCycle implements ExclusiveLocks {
 
@@ -26,11 +37,14 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 
 	private final String basePath;
 
+	private final Sending sending;
+
 	private volatile boolean baseMade;
 
-	TwoTransactionsCycle(CuratorFramework client, String basePath) {
+	TwoTransactionsCycle(CuratorFramework client, String basePath, Sending sending) {
 		this.client = client;
 		this.basePath = basePath;
+		this.sending = sending;
 	}
 
 	@Override
@@ -40,6 +54,10 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 			this.baseMade = true;
 		}
 		String keyPath = ZKPaths.makePath(this.basePath, key);
+		if (this.sending != Sending.CURATOR) {
+			runOnHandle(keyPath, work);
+			return;
+		}
 		List<CuratorTransactionResult> created = commit(
 				this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath, NO_DATA),
 				this.client.transactionOp()
@@ -56,6 +74,42 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		}
 	}
 
+	private void runOnHandle(String keyPath, Runnable work) throws Exception {
+		ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+		List<OpResult> created = commit(zooKeeper,
+				List.of(Op.create(keyPath, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER),
+						Op.create(ZKPaths.makePath(keyPath, "lock-"), NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+								CreateMode.EPHEMERAL_SEQUENTIAL)));
+		String path = ((OpResult.CreateResult) created.get(1)).getPath();
+		try {
+			work.run();
+		}
+		finally {
+			commit(zooKeeper, List.of(Op.delete(path, -1), Op.delete(keyPath, -1)));
+		}
+	}
+
+	private List<OpResult> commit(ZooKeeper zooKeeper, List<Op> operations) throws Exception {
+		if (this.sending == Sending.HANDLE_SYNC) {
+			return zooKeeper.multi(operations);
+		}
+		CompletableFuture<List<OpResult>> done = new CompletableFuture<>();
+		zooKeeper.multi(operations, (code, path, context, results) -> {
+			if (code == KeeperException.Code.OK.intValue()) {
+				done.complete(results);
+			}
+			else {
+				done.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
+			}
+		}, null);
+		try {
+			return done.get();
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
+	}
+
 	private List<CuratorTransactionResult> commit(CuratorOp... operations) throws Exception {
 		CompletableFuture<List<CuratorTransactionResult>> done = new CompletableFuture<>();
 		this.client.transaction()
@@ -67,6 +121,22 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		catch (ExecutionException ex) {
 			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
 		}
+	}
+
+	/**
+	 * How the transactions are sent.
+	 */
+	enum Sending {
+
+		/** Curator's background transactions, the reply through the event thread. */
+		CURATOR,
+
+		/** Asynchronous transactions of the ZooKeeper handle, the reply through the event thread. */
+		HANDLE_ASYNC,
+
+		/** Synchronous transactions of the ZooKeeper handle, the caller waking on the reply. */
+		HANDLE_SYNC
+
 	}
 
 }

@@ -14,7 +14,8 @@ public class UncontendedBenchmark extends ExclusiveLockBenchmark {
 
 	/** The library under test. */
 	@Param({ "floor", "curator", "spring-integration", "zklock", "zklock-per-call", "zklock-keep", "zklocked",
-			"shape-event-thread", "shape-caller-waits", "shape-two-multis" })
+			"shape-event-thread", "shape-caller-waits", "shape-two-multis",
+			"shape-two-multis-handle", "shape-two-multis-sync" })
 	public String library = "zklock";
 
 	@Override
