@@ -1,5 +1,6 @@
 package dev.zklock.zookeeper;
 
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,8 +19,10 @@ import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.api.transaction.OperationType;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.data.Stat;
@@ -46,11 +49,15 @@ public final class CuratorPort implements ZooKeeperPort {
 
 	private final ScheduledExecutorService scheduler;
 
+	private final String namespace;
+
 	private final Map<ConnectionListener, ConnectionStateListener> listeners = new ConcurrentHashMap<>();
 
 	public CuratorPort(CuratorFramework client, ScheduledExecutorService scheduler) {
 		this.client = client;
 		this.scheduler = scheduler;
+		String namespace = client.getNamespace();
+		this.namespace = (namespace != null) ? namespace : "";
 	}
 
 	@Override
@@ -201,12 +208,26 @@ public final class CuratorPort implements ZooKeeperPort {
 		logger.warn("Could not delete lock node " + path + "; it goes with its session", failure);
 	}
 
+	/**
+	 * Sent on the client's ZooKeeper handle, without Curator's transaction builders: every
+	 * uncontended call ends with it, and none of what Curator adds applies (no ACL or data to
+	 * give, and no retry wanted: the caller deletes its node alone, guaranteed, after any answer
+	 * but {@code OK}). The handle answers a failed transaction with the code of its first failed
+	 * operation, as Curator does.
+	 */
 	@Override
 	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
-		send(reply, () -> this.client.transaction()
-			.inBackground(answer(reply, (event) -> null))
-			.forOperations(this.client.transactionOp().delete().forPath(lockNodePath),
-					this.client.transactionOp().delete().forPath(keyPath)));
+		send(reply, () -> this.client.getZookeeperClient()
+			.getZooKeeper()
+			.multi(List.of(Op.delete(inNamespace(lockNodePath), -1), Op.delete(inNamespace(keyPath), -1)),
+					(rc, path, context, results) -> reply.done(Code.get(rc), null), null));
+	}
+
+	/**
+	 * Return the path that the server knows for a path of the client's namespace.
+	 */
+	private String inNamespace(String path) {
+		return this.namespace.isEmpty() ? path : ZKPaths.makePath(this.namespace, path);
 	}
 
 	@Override

@@ -133,6 +133,41 @@ class KeyNodeReleaseTests {
 		assertThat(this.observer.checkExists().forPath(keyPath("stock"))).isNull();
 	}
 
+	@Test
+	void aClientWithANamespaceReleasesTheKeyNodeOfItsNamespace() throws Exception {
+		CuratorFramework tenant = this.support.client().usingNamespace("tenant");
+		ZkLockTemplate first = this.support.template(tenant, LockSettings.DEFAULTS);
+		ZkLockTemplate second = this.support.template(this.support.client().usingNamespace("tenant"),
+				LockSettings.DEFAULTS);
+		String keyPath = "/tenant" + keyPath("invoices");
+		first.execute("invoices", (lock) -> {
+			assertThat(this.observer.getChildren().forPath(keyPath)).hasSize(1);
+			return null;
+		});
+		assertThat(this.observer.checkExists().forPath(keyPath)).as("the key node of the namespace").isNull();
+		// Beside another instance's holder, the transaction fails and the node goes alone.
+		CountDownLatch secondHolds = new CountDownLatch(1);
+		CountDownLatch secondReleases = new CountDownLatch(1);
+		Future<?> secondCall = this.executor.submit(() -> second.execute("invoices", LockMode.SHARED, null, (lock) -> {
+			secondHolds.countDown();
+			secondReleases.await();
+			return null;
+		}));
+		assertThat(secondHolds.await(20, TimeUnit.SECONDS)).isTrue();
+		List<String> nodes = new ArrayList<>();
+		first.execute("invoices", LockMode.SHARED, null, (lock) -> {
+			nodes.addAll(this.observer.getChildren().forPath(keyPath));
+			return null;
+		});
+		assertThat(nodes).hasSize(2);
+		List<String> left = this.observer.getChildren().forPath(keyPath);
+		assertThat(left).hasSize(1);
+		secondReleases.countDown();
+		secondCall.get(20, TimeUnit.SECONDS);
+		assertThat(this.observer.checkExists().forPath(keyPath)).isNull();
+		assertThat(this.observer.checkExists().forPath(keyPath("invoices"))).as("outside the namespace").isNull();
+	}
+
 	private ZkLockTemplate instance() {
 		return this.support.template(this.support.client(), LockSettings.DEFAULTS);
 	}
