@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The port on a started Curator client: what runs in production. Requests are
- * Curator's background requests (retried by its retry policy when the connection drops), their
+ * Curator's background requests (retried by its retry policy when the connection drops), but
+ * for the release's transaction, sent on the client's ZooKeeper handle; their
  * replies and watches arrive on ZooKeeper's event thread, and timed or deferred work runs on the
  * scheduler thread of the lock engine or the elections.
  */

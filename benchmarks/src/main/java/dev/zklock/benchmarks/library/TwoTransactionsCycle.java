@@ -54,6 +54,18 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 			this.baseMade = true;
 		}
 		String keyPath = ZKPaths.makePath(this.basePath, key);
+		try {
+			run(keyPath, work);
+		}
+		catch (KeeperException.NoNodeException ex) {
+			// The base path is a container too: the server reaps it when the cycles leave it
+			// empty. Make it again, as zklock does, and run the cycle.
+			this.client.createContainers(this.basePath);
+			run(keyPath, work);
+		}
+	}
+
+	private void run(String keyPath, Runnable work) throws Exception {
 		if (this.sending != Sending.CURATOR) {
 			runOnHandle(keyPath, work);
 			return;
