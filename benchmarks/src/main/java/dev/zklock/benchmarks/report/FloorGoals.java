@@ -51,10 +51,9 @@ final class FloorGoals {
 		goals.versus("1. one thread, nothing kept (zklock's defaults): ≥ " + LockGoals.times(THROUGHPUT_GOAL)
 				+ " the floor's throughput", JmhWorkload.UNCONTENDED, "oneThread", Library.ZKLOCK, floor, Map.of(),
 				Measurement::throughput, THROUGHPUT_GOAL, false);
-		goals.compared("1. zklock's requests without a lock, replies via the event thread (today's shape)",
-				JmhWorkload.UNCONTENDED, "oneThread", Library.SHAPE_EVENT_THREAD, floor, Measurement::throughput);
-		goals.compared("1. zklock's requests without a lock, the caller waiting itself", JmhWorkload.UNCONTENDED,
-				"oneThread", Library.SHAPE_CALLER_WAITS, floor, Measurement::throughput);
+		goals.compared("1. zklock's two transactions without a lock (Curator's background requests, as zklock sends "
+				+ "the first)", JmhWorkload.UNCONTENDED, "oneThread", Library.SHAPE_TWO_MULTIS, floor,
+				Measurement::throughput);
 		goals.atMost("2. the same: p99 ≤ " + LockGoals.times(P99_GOAL) + " the floor's p99", JmhWorkload.UNCONTENDED,
 				"oneThread", Library.ZKLOCK, floor, Map.of(), Measurement::p99Micros, P99_GOAL);
 		goals.atMost("3. the same: CPU per call ≤ " + LockGoals.times(CPU_GOAL) + " the floor's",
@@ -62,6 +61,12 @@ final class FloorGoals {
 				CPU_GOAL);
 		goals.compared("3. the same, Curator's CPU per call", JmhWorkload.UNCONTENDED, "oneThread", Library.CURATOR,
 				floor, Measurement::cpuNanos);
+		goals.compared("3. the two transactions' CPU per call, Curator's background requests", JmhWorkload.UNCONTENDED,
+				"oneThread", Library.SHAPE_TWO_MULTIS, floor, Measurement::cpuNanos);
+		goals.compared("3. the same on the ZooKeeper handle, asynchronous (replies via the event thread)",
+				JmhWorkload.UNCONTENDED, "oneThread", Library.SHAPE_TWO_MULTIS_HANDLE, floor, Measurement::cpuNanos);
+		goals.compared("3. the same on the ZooKeeper handle, synchronous (the caller wakes on its reply)",
+				JmhWorkload.UNCONTENDED, "oneThread", Library.SHAPE_TWO_MULTIS_SYNC, floor, Measurement::cpuNanos);
 		allocation(goals);
 		goals.versus("5. 32 threads, a key each: ≥ " + LockGoals.times(DISTINCT_KEYS_GOAL)
 				+ " the floor's throughput at 32 threads", JmhWorkload.DISTINCT_KEYS, "thirtyTwoThreads",
