@@ -80,22 +80,10 @@ class KeyNodeReleaseTests {
 	void aSharedHolderReleasingBesideAnotherInstancesHolderDeletesItsNodeAlone() throws Exception {
 		ZkLockTemplate first = instance();
 		ZkLockTemplate second = instance();
-		CountDownLatch firstHolds = new CountDownLatch(1);
-		CountDownLatch secondHolds = new CountDownLatch(1);
 		CountDownLatch firstReleases = new CountDownLatch(1);
 		CountDownLatch secondReleases = new CountDownLatch(1);
-		Future<?> firstCall = this.executor.submit(() -> first.execute("catalog", LockMode.SHARED, null, (lock) -> {
-			firstHolds.countDown();
-			firstReleases.await();
-			return null;
-		}));
-		assertThat(firstHolds.await(20, TimeUnit.SECONDS)).isTrue();
-		Future<?> secondCall = this.executor.submit(() -> second.execute("catalog", LockMode.SHARED, null, (lock) -> {
-			secondHolds.countDown();
-			secondReleases.await();
-			return null;
-		}));
-		assertThat(secondHolds.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<?> firstCall = holdShared(first, "catalog", firstReleases);
+		Future<?> secondCall = holdShared(second, "catalog", secondReleases);
 		List<String> both = LockTestSupport.lockNodes(this.observer, "catalog");
 		assertThat(both).hasSize(2);
 		firstReleases.countDown();
@@ -146,14 +134,8 @@ class KeyNodeReleaseTests {
 		});
 		assertThat(this.observer.checkExists().forPath(keyPath)).as("the key node of the namespace").isNull();
 		// Beside another instance's holder, the transaction fails and the node goes alone.
-		CountDownLatch secondHolds = new CountDownLatch(1);
 		CountDownLatch secondReleases = new CountDownLatch(1);
-		Future<?> secondCall = this.executor.submit(() -> second.execute("invoices", LockMode.SHARED, null, (lock) -> {
-			secondHolds.countDown();
-			secondReleases.await();
-			return null;
-		}));
-		assertThat(secondHolds.await(20, TimeUnit.SECONDS)).isTrue();
+		Future<?> secondCall = holdShared(second, "invoices", secondReleases);
 		List<String> nodes = new ArrayList<>();
 		first.execute("invoices", LockMode.SHARED, null, (lock) -> {
 			nodes.addAll(this.observer.getChildren().forPath(keyPath));
@@ -166,6 +148,22 @@ class KeyNodeReleaseTests {
 		secondCall.get(20, TimeUnit.SECONDS);
 		assertThat(this.observer.checkExists().forPath(keyPath)).isNull();
 		assertThat(this.observer.checkExists().forPath(keyPath("invoices"))).as("outside the namespace").isNull();
+	}
+
+	/**
+	 * Start a call that holds the key shared, on a thread of its own, until the latch opens;
+	 * return once it holds the key.
+	 */
+	private Future<?> holdShared(ZkLockTemplate template, String key, CountDownLatch releases)
+			throws InterruptedException {
+		CountDownLatch holds = new CountDownLatch(1);
+		Future<?> call = this.executor.submit(() -> template.execute(key, LockMode.SHARED, null, (lock) -> {
+			holds.countDown();
+			releases.await();
+			return null;
+		}));
+		assertThat(holds.await(20, TimeUnit.SECONDS)).as("the shared holder of %s holds it", key).isTrue();
+		return call;
 	}
 
 	private ZkLockTemplate instance() {

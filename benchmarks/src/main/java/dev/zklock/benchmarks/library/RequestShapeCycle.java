@@ -131,4 +131,16 @@ final class RequestShapeCycle implements ExclusiveLocks {
 		}
 	}
 
+	/**
+	 * Wait for an answer that a callback completes, throwing the request's own error.
+	 */
+	static <T> T awaited(CompletableFuture<T> answer) throws Exception {
+		try {
+			return answer.get();
+		}
+		catch (ExecutionException ex) {
+			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
+		}
+	}
+
 }

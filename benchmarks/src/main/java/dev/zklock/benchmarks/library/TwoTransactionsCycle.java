@@ -2,7 +2,6 @@ package dev.zklock.benchmarks.library;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -114,12 +113,7 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 				done.completeExceptionally(KeeperException.create(KeeperException.Code.get(code), path));
 			}
 		}, null);
-		try {
-			return done.get();
-		}
-		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
-		}
+		return RequestShapeCycle.awaited(done);
 	}
 
 	private List<CuratorTransactionResult> commit(CuratorOp... operations) throws Exception {
@@ -127,12 +121,7 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		this.client.transaction()
 			.inBackground((client, event) -> RequestShapeCycle.answer(event, done, event.getOpResults()))
 			.forOperations(operations);
-		try {
-			return done.get();
-		}
-		catch (ExecutionException ex) {
-			throw (ex.getCause() instanceof Exception cause) ? cause : ex;
-		}
+		return RequestShapeCycle.awaited(done);
 	}
 
 	/**
