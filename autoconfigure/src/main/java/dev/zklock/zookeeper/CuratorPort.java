@@ -15,14 +15,13 @@ import org.apache.commons.logging.LogFactory;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.BackgroundCallback;
 import org.apache.curator.framework.api.CuratorEvent;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
-import org.apache.curator.framework.api.transaction.OperationType;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
 import org.apache.zookeeper.data.Stat;
@@ -31,15 +30,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * The port on a started Curator client: what runs in production. Requests are
  * Curator's background requests (retried by its retry policy when the connection drops), but
- * for the release's transaction, sent on the client's ZooKeeper handle; their
+ * for the two transactions of a key's first and last lock node, which Curator makes and the
+ * client's ZooKeeper handle sends; their
  * replies and watches arrive on ZooKeeper's event thread, and timed or deferred work runs on the
  * scheduler thread of the lock engine or the elections.
  */
 public final class CuratorPort implements ZooKeeperPort {
 
 	private static final Log logger = LogFactory.getLog(CuratorPort.class);
-
-	private static final byte[] NO_DATA = new byte[0];
 
 	/**
 	 * How long to wait before sending again a delete that the client could not send.
@@ -73,28 +71,35 @@ public final class CuratorPort implements ZooKeeperPort {
 
 	@Override
 	public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
-		send(reply, () -> this.client.transaction()
-			.inBackground(answer(reply, (event) -> keyCreated(keyPath, event)))
-			.forOperations(this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath),
-					this.client.transactionOp()
-						.create()
-						.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-						.forPath(lockNodePath, data),
-					this.client.transactionOp().setData().forPath(keyPath, NO_DATA)));
+		send(reply, () -> {
+			// Curator makes the two creates, with what it adds to every create of the client
+			// (its namespace, the ACL of its ACLProvider, its compression and schema), and the
+			// client's handle sends them: Curator's transaction and its results would cost a
+			// third as much again as the requests themselves.
+			Op keyNode = this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath).get();
+			Op lockNode = this.client.transactionOp()
+				.create()
+				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+				.forPath(lockNodePath, data)
+				.get();
+			this.client.getZookeeperClient()
+				.getZooKeeper()
+				.multi(List.of(keyNode, lockNode), (rc, path, context, results) -> {
+					Code code = Code.get(rc);
+					reply.done(code, (code == Code.OK) ? keyCreated(results) : null);
+				}, null);
+		});
 	}
 
-	private static KeyCreated keyCreated(String keyPath, CuratorEvent event) {
-		String path = "";
-		long zxid = 0;
-		for (CuratorTransactionResult result : event.getOpResults()) {
-			if (result.getType() == OperationType.CREATE && !keyPath.equals(result.getForPath())) {
-				path = result.getResultPath();
-			}
-			else if (result.getType() == OperationType.SET_DATA && result.getResultStat() != null) {
-				zxid = result.getResultStat().getMzxid();
-			}
-		}
-		return new KeyCreated(path, zxid);
+	/**
+	 * Read the transaction's results: the key node's create answers with its stat (a container
+	 * is made by a create that returns one), whose {@code czxid} is the transaction's zxid; 0
+	 * where the server gave none, which the core then reads.
+	 */
+	private KeyCreated keyCreated(List<OpResult> results) {
+		Stat key = ((OpResult.CreateResult) results.get(0)).getStat();
+		String lockNode = ((OpResult.CreateResult) results.get(1)).getPath();
+		return new KeyCreated(outOfNamespace(lockNode), (key != null) ? key.getCzxid() : 0);
 	}
 
 	@Override
@@ -229,6 +234,13 @@ public final class CuratorPort implements ZooKeeperPort {
 	 */
 	private String inNamespace(String path) {
 		return this.namespace.isEmpty() ? path : ZKPaths.makePath(this.namespace, path);
+	}
+
+	/**
+	 * Return the path in the client's namespace of a path that the server knows.
+	 */
+	private String outOfNamespace(String path) {
+		return this.namespace.isEmpty() ? path : path.substring(this.namespace.length() + 1);
 	}
 
 	@Override

@@ -31,9 +31,8 @@ public interface ZooKeeperPort {
 	void createLockNode(String path, byte[] data, Reply<Created> reply);
 
 	/**
-	 * Create, in one transaction, the key node (a container), a lock node under it (ephemeral
-	 * sequential, named by the caller with its protected id), and an empty write to the key node
-	 * whose zxid is the transaction's.
+	 * Create, in one transaction, the key node (a container) and a lock node under it (ephemeral
+	 * sequential, named by the caller with its protected id).
 	 * @param keyPath the key node
 	 * @param lockNodePath the lock node's path without the sequence
 	 * @param data the lock node's data (a lock node's owner, an election node's participant id), passed through as it is
@@ -235,7 +234,8 @@ public interface ZooKeeperPort {
 	/**
 	 * A key node created with our lock node.
 	 * @param lockNodePath the lock node's full path
-	 * @param zxid the transaction's zxid (the key node's {@code mzxid} after the write)
+	 * @param zxid the transaction's zxid (the key node's {@code czxid}), 0 if the server did not
+	 * say
 	 */
 	record KeyCreated(String lockNodePath, long zxid) {
 	}

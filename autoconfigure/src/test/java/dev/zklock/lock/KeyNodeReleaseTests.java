@@ -10,7 +10,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -148,6 +152,35 @@ class KeyNodeReleaseTests {
 		secondCall.get(20, TimeUnit.SECONDS);
 		assertThat(this.observer.checkExists().forPath(keyPath)).isNull();
 		assertThat(this.observer.checkExists().forPath(keyPath("invoices"))).as("outside the namespace").isNull();
+	}
+
+	@Test
+	void theKeyAndLockNodesOfAFirstUseHaveTheAclOfTheClientsAclProvider() throws Exception {
+		List<ACL> acl = List.of(new ACL(ZooDefs.Perms.ALL, ZooDefs.Ids.ANYONE_ID_UNSAFE),
+				new ACL(ZooDefs.Perms.READ, new Id("ip", "127.0.0.2")));
+		CuratorFramework client = this.support.client((builder) -> builder.aclProvider(new ACLProvider() {
+
+			@Override
+			public List<ACL> getDefaultAcl() {
+				return acl;
+			}
+
+			@Override
+			public List<ACL> getAclForPath(String path) {
+				return acl;
+			}
+
+		}));
+		ZkLockTemplate instance = this.support.template(client, LockSettings.DEFAULTS);
+		String keyPath = keyPath("payroll");
+		List<List<ACL>> seen = new ArrayList<>();
+		instance.execute("payroll", (lock) -> {
+			seen.add(this.observer.getACL().forPath(keyPath));
+			seen.add(this.observer.getACL()
+				.forPath(ZKPaths.makePath(keyPath, this.observer.getChildren().forPath(keyPath).get(0))));
+			return null;
+		});
+		assertThat(seen).as("the key node's and the lock node's ACL").containsExactly(acl, acl);
 	}
 
 	/**

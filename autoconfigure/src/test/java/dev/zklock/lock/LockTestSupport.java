@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -41,12 +42,26 @@ final class LockTestSupport implements AutoCloseable {
 	 * Return a client of the test server reached through the given address (a proxy).
 	 */
 	CuratorFramework client(String connectString, Duration sessionTimeout) {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
+		return client(connectString, sessionTimeout, (builder) -> {
+		});
+	}
+
+	/**
+	 * Return a client of the test server, built with what the customizer adds.
+	 */
+	CuratorFramework client(Consumer<CuratorFrameworkFactory.Builder> customizer) {
+		return client(this.server.getConnectString(), Duration.ofSeconds(10), customizer);
+	}
+
+	private CuratorFramework client(String connectString, Duration sessionTimeout,
+			Consumer<CuratorFrameworkFactory.Builder> customizer) {
+		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
 			.connectionTimeoutMs(5000)
-			.retryPolicy(new ExponentialBackoffRetry(50, 5, 1000))
-			.build();
+			.retryPolicy(new ExponentialBackoffRetry(50, 5, 1000));
+		customizer.accept(builder);
+		CuratorFramework client = builder.build();
 		client.start();
 		try {
 			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {

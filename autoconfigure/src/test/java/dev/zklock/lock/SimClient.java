@@ -619,7 +619,7 @@ final class SimClient implements ZooKeeperPort {
 		request("multi " + LockNodes.name(keyPath),
 				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
 				(result) -> reply.done(result.code(),
-						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().mzxid()) : null),
+						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().czxid()) : null),
 				(code) -> reply.done(code, null));
 	}
 

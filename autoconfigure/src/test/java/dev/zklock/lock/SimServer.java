@@ -153,8 +153,8 @@ final class SimServer {
 	}
 
 	/**
-	 * The lock core's first-use transaction: the key node as a container, a lock node under it
-	 * (ephemeral sequential), and an empty write to the key node.
+	 * The lock core's first-use transaction: the key node as a container and a lock node under
+	 * it (ephemeral sequential); the answer carries the key node's stat.
 	 */
 	Result createKeyAndLockNode(Session session, String keyPath, String lockNodePath) {
 		if (!session.alive) {
@@ -170,10 +170,7 @@ final class SimServer {
 			this.nodes.get(keyPath).cversion = this.firstKeyCversion;
 		}
 		String lockNode = createNode(session, lockNodePath, Kind.EPHEMERAL_SEQUENTIAL);
-		Node key = this.nodes.get(keyPath);
-		key.mzxid = this.zxid;
-		fire(this.dataWatches, keyPath);
-		return Result.created(lockNode, key.stat());
+		return Result.created(lockNode, this.nodes.get(keyPath).stat());
 	}
 
 	/**

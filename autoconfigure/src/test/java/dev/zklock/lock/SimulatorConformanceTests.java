@@ -41,7 +41,7 @@ class SimulatorConformanceTests {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
 			// The base path is missing: the failed transaction, then the containers (the second
-			// time NODEEXISTS), then the transaction again: one zxid, the key's mzxid.
+			// time NODEEXISTS), then the transaction again: one zxid, the key's czxid.
 			a.createKeyAndLockNode(KEY, LockMode.EXCLUSIVE).get();
 			a.createContainers(BASE).get();
 			a.createContainers(BASE).get();
