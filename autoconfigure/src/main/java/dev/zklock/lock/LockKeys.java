@@ -76,6 +76,14 @@ public final class LockKeys {
 		if (keys.isEmpty()) {
 			throw new IllegalArgumentException("At least one lock key is required");
 		}
+		if (keys.size() == 1) {
+			// The common call, one key: nothing to sort.
+			String key = keys.iterator().next();
+			if (key == null || key.isEmpty()) {
+				throw new IllegalArgumentException("A lock key must not be null or empty, but got " + keys);
+			}
+			return List.of(key);
+		}
 		TreeSet<String> sorted = new TreeSet<>();
 		for (String key : keys) {
 			if (key == null || key.isEmpty()) {

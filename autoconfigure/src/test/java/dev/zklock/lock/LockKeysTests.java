@@ -44,6 +44,9 @@ class LockKeysTests {
 		assertThat(LockKeys.ordered(List.of("b", "a", "c", "a"))).containsExactly("a", "b", "c");
 		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.ordered(List.of()));
 		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.ordered(List.of("a", "")));
+		assertThat(LockKeys.ordered(List.of("a"))).containsExactly("a");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.ordered(List.of("")));
+		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.ordered(java.util.Collections.singleton(null)));
 		assertThatIllegalArgumentException().isThrownBy(() -> LockKeys.encode(""));
 	}
 
