@@ -76,22 +76,16 @@ public final class LockKeys {
 		if (keys.isEmpty()) {
 			throw new IllegalArgumentException("At least one lock key is required");
 		}
-		if (keys.size() == 1) {
-			// The common call, one key: nothing to sort.
-			String key = keys.iterator().next();
-			if (key == null || key.isEmpty()) {
-				throw new IllegalArgumentException("A lock key must not be null or empty, but got " + keys);
-			}
-			return List.of(key);
-		}
-		TreeSet<String> sorted = new TreeSet<>();
 		for (String key : keys) {
 			if (key == null || key.isEmpty()) {
 				throw new IllegalArgumentException("A lock key must not be null or empty, but got " + keys);
 			}
-			sorted.add(key);
 		}
-		return new ArrayList<>(sorted);
+		if (keys.size() == 1) {
+			// The common call, one key: nothing to sort.
+			return List.of(keys.iterator().next());
+		}
+		return new ArrayList<>(new TreeSet<>(keys));
 	}
 
 }
