@@ -57,6 +57,17 @@ final class KeyLock {
 
 	private @Nullable CompletableFuture<Void> lastDelete;
 
+	/**
+	 * The call whose thread is queuing it now, under the lock.
+	 */
+	private @Nullable LocalRequest enqueuing;
+
+	/**
+	 * Until when the thread releasing now, under the lock, waits for the delete; 0 if it does
+	 * not.
+	 */
+	private long releaseAnswerBy;
+
 	private boolean retired;
 
 	KeyLock(String key, String keyPath, KeyLocks locks) {
@@ -86,7 +97,13 @@ final class KeyLock {
 				return false;
 			}
 			this.queue.add(request);
-			dispatch();
+			this.enqueuing = request;
+			try {
+				dispatch();
+			}
+			finally {
+				this.enqueuing = null;
+			}
 			return true;
 		}
 		finally {
@@ -132,7 +149,19 @@ final class KeyLock {
 	 * @return the deletion of the node if this release deleted it, to wait for; else {@code null}
 	 */
 	@Nullable CompletableFuture<Void> release(Hold hold) {
+		return release(hold, 0);
+	}
+
+	/**
+	 * End a local grant, on a thread that waits for the delete it may decide.
+	 * @param answerBy until when the thread waits for the delete, on the port's clock (0 if it
+	 * does not): a release that takes the key node with the last node then sends its transaction
+	 * and takes the reply on this thread, before this returns
+	 * @return the deletion of the node if this release deleted it, to wait for; else {@code null}
+	 */
+	@Nullable CompletableFuture<Void> release(Hold hold, long answerBy) {
 		lock();
+		this.releaseAnswerBy = answerBy;
 		try {
 			hold.released();
 			hold.lock().removed(hold);
@@ -154,6 +183,7 @@ final class KeyLock {
 			return this.queue.isEmpty() ? this.lastDelete : null;
 		}
 		finally {
+			this.releaseAnswerBy = 0;
 			unlock();
 		}
 	}
@@ -366,17 +396,27 @@ final class KeyLock {
 			return;
 		}
 		KeyNodes keyNodes = this.locks.keyNodes();
-		this.deferred.add(() -> port.deleteLockAndKeyNode(path, this.keyPath, (rc, nothing) -> {
+		ZooKeeperPort.Reply<Void> reply = (rc, nothing) -> {
 			if (rc == Code.OK) {
 				keyNodes.forget(this.keyPath);
 				deleted.complete(null);
 			}
 			else {
 				// Another node is under the key, or the transaction's outcome is unknown (a
-				// retry of an applied one answers NONODE): delete ours alone, guaranteed.
+				// retry of an applied one answers NONODE, a thread that stopped waiting for the
+				// reply OPERATIONTIMEOUT): delete ours alone, guaranteed.
 				port.delete(path, (again, none) -> deleted.complete(null));
 			}
-		}));
+		};
+		long answerBy = awaited ? this.releaseAnswerBy : 0;
+		if (answerBy != 0) {
+			// The releasing thread waits for this answer: it sends the transaction and takes
+			// the reply itself, after this lock is released (the deferred work runs on it).
+			this.deferred.add(() -> port.deleteLockAndKeyNodeWaiting(path, this.keyPath, answerBy, reply));
+		}
+		else {
+			this.deferred.add(() -> port.deleteLockAndKeyNode(path, this.keyPath, reply));
+		}
 	}
 
 	private void forgetNode() {
@@ -409,7 +449,15 @@ final class KeyLock {
 		acquisition.ownedBy(this.locks.owners().data(head.call(), mode, head.since()));
 		self[0] = acquisition;
 		this.acquiring = acquisition;
-		this.deferred.add(acquisition::start);
+		if (head == this.enqueuing && head.thread() == Thread.currentThread()) {
+			// The call's own thread, which waits for the answer next: it sends the first request
+			// after this lock is released, and may take its reply itself.
+			long answerBy = head.answerBy(this.locks.port().nanoTime());
+			this.deferred.add(() -> acquisition.start(answerBy));
+		}
+		else {
+			this.deferred.add(acquisition::start);
+		}
 	}
 
 	private void failCallsThatWillNotWait() {

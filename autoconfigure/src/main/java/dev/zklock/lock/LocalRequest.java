@@ -77,6 +77,20 @@ final class LocalRequest {
 		return this.thread;
 	}
 
+	/**
+	 * Return until when the call's thread waits for ZooKeeper's answer to a request made for it
+	 * ({@link Deadline#requestNanos()}), on the port's clock: 0 if no thread waits (an
+	 * asynchronous call), {@link Long#MAX_VALUE} if it waits for as long as it takes.
+	 * @param now the port's time now
+	 */
+	long answerBy(long now) {
+		if (this.thread == null) {
+			return 0;
+		}
+		long nanos = this.deadline.requestNanos();
+		return (nanos >= Long.MAX_VALUE / 4) ? Long.MAX_VALUE : now + nanos;
+	}
+
 	Instant since() {
 		return this.since;
 	}

@@ -567,10 +567,12 @@ public final class LockEngine implements AutoCloseable {
 			this.recipe.release(hold.lock().node(), awaitDelete);
 			return;
 		}
-		CompletableFuture<Void> deleted = keyLock.release(hold);
-		if (awaitDelete && deleted != null && this.recipe.isConnected()) {
+		boolean waits = awaitDelete && this.recipe.isConnected();
+		long answerBy = waits ? this.port.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LockRecipe.RELEASE_WAIT_MILLIS) : 0;
+		CompletableFuture<Void> deleted = keyLock.release(hold, answerBy);
+		if (waits && deleted != null) {
 			try {
-				this.port.await(deleted, TimeUnit.MILLISECONDS.toNanos(LockRecipe.RELEASE_WAIT_MILLIS));
+				this.port.await(deleted, Math.max(0, answerBy - this.port.nanoTime()));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -107,6 +107,12 @@ final class NodeAcquisition {
 
 	private byte[] data = new byte[0];
 
+	/**
+	 * While {@link #start(long)} runs: when its thread stops waiting for the answer, 0 if none
+	 * waits.
+	 */
+	private long answerBy;
+
 	NodeAcquisition(ZooKeeperPort port, String keyPath, LockMode mode, LockNodeNames names, KeyNodes keyNodes,
 			Stalls stalls, Outcome outcome) {
 		this.port = port;
@@ -150,11 +156,28 @@ final class NodeAcquisition {
 	 * Send the first requests.
 	 */
 	void start() {
+		start(0);
+	}
+
+	/**
+	 * Send the first requests, on a thread that then waits for the outcome.
+	 * @param answerBy when the thread stops waiting for ZooKeeper's answer, on the port's clock;
+	 * 0 when no thread waits: a first-use transaction is then sent in the background, else it is
+	 * sent and answered on this thread ({@link ZooKeeperPort#createKeyAndLockNodeWaiting}), after
+	 * this acquisition's lock is released
+	 */
+	void start(long answerBy) {
 		locked(() -> {
 			// The key may have abandoned the request before this thread got to start it.
 			if (this.phase != Phase.ABANDONED) {
 				this.stalls.started(this);
-				restart();
+				this.answerBy = answerBy;
+				try {
+					restart();
+				}
+				finally {
+					this.answerBy = 0;
+				}
 			}
 		});
 	}
@@ -311,8 +334,20 @@ final class NodeAcquisition {
 		this.transactionId = id;
 		int gen = this.generation;
 		String name = LockNodes.protectedName(id, this.mode, this.names);
-		this.port.createKeyAndLockNode(this.keyPath, LockNodes.path(this.keyPath, name), this.data,
-				createReply(gen, this::transactionDone, KeyCreated::lockNodePath, id));
+		String lockNodePath = LockNodes.path(this.keyPath, name);
+		Reply<KeyCreated> reply = createReply(gen, this::transactionDone, KeyCreated::lockNodePath, id);
+		long answerBy = this.answerBy;
+		if (answerBy != 0) {
+			// The thread that starts the request waits for this answer anyway: it sends the
+			// transaction and takes the reply itself, once this lock is released. Whatever
+			// happens to the acquisition meanwhile, the reply finds it as a background one would.
+			byte[] data = this.data;
+			this.pending.add(() -> this.port.createKeyAndLockNodeWaiting(this.keyPath, lockNodePath, data, answerBy,
+					reply));
+		}
+		else {
+			this.port.createKeyAndLockNode(this.keyPath, lockNodePath, this.data, reply);
+		}
 	}
 
 	private void created(Code rc, @Nullable Created created) {
@@ -417,6 +452,14 @@ final class NodeAcquisition {
 		}
 		if (rc == Code.NONODE) {
 			createBasePathThenRetry();
+			return;
+		}
+		if (rc == Code.OPERATIONTIMEOUT) {
+			// Its thread stopped waiting for the reply, and the connection may be fine: nothing
+			// would resume a stalled request. Whether the transaction was applied, or will be, a
+			// read sent after it tells (the requests of a session are served in order).
+			this.generation++;
+			findTransactionNode();
 			return;
 		}
 		if (rc != Code.OK || created == null) {

@@ -19,11 +19,13 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.Watcher.WatcherType;
+import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -38,6 +40,12 @@ import org.jspecify.annotations.Nullable;
 public final class CuratorPort implements ZooKeeperPort {
 
 	private static final Log logger = LogFactory.getLog(CuratorPort.class);
+
+	/**
+	 * Bounds every wait of a thread on its own transaction, for all the ports of the process.
+	 */
+	private static final RequestDeadlines DEADLINES = new RequestDeadlines("zklock-request-deadlines",
+			System::nanoTime);
 
 	/**
 	 * How long to wait before sending again a delete that the client could not send.
@@ -71,24 +79,103 @@ public final class CuratorPort implements ZooKeeperPort {
 
 	@Override
 	public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
-		send(reply, () -> {
-			// Curator makes the two creates, with what it adds to every create of the client
-			// (its namespace, the ACL of its ACLProvider, its compression and schema), and the
-			// client's handle sends them: Curator's transaction and its results would cost a
-			// third as much again as the requests themselves.
-			Op keyNode = this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath).get();
-			Op lockNode = this.client.transactionOp()
-				.create()
-				.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-				.forPath(lockNodePath, data)
-				.get();
-			this.client.getZookeeperClient()
-				.getZooKeeper()
-				.multi(List.of(keyNode, lockNode), (rc, path, context, results) -> {
-					Code code = Code.get(rc);
-					reply.done(code, (code == Code.OK) ? keyCreated(results) : null);
-				}, null);
-		});
+		send(reply, () -> this.client.getZookeeperClient()
+			.getZooKeeper()
+			.multi(keyAndLockNode(keyPath, lockNodePath, data), (rc, path, context, results) -> {
+				Code code = Code.get(rc);
+				reply.done(code, (code == Code.OK) ? keyCreated(results) : null);
+			}, null));
+	}
+
+	/**
+	 * Send the first-use transaction and wait for its reply on the calling thread: ZooKeeper's
+	 * client wakes the caller from the thread that reads the reply, where a background request's
+	 * reply goes through its event thread first (a hand-off between threads more, on every call).
+	 */
+	@Override
+	public void createKeyAndLockNodeWaiting(String keyPath, String lockNodePath, byte[] data, long answerBy,
+			Reply<KeyCreated> reply) {
+		if (WaitingThreads.pinsCarrier()) {
+			ZooKeeperPort.super.createKeyAndLockNodeWaiting(keyPath, lockNodePath, data, answerBy, reply);
+			return;
+		}
+		List<Op> transaction;
+		try {
+			transaction = keyAndLockNode(keyPath, lockNodePath, data);
+		}
+		catch (Exception ex) {
+			logger.debug("Could not send a lock request: " + ex);
+			reply.done(Code.SYSTEMERROR, null);
+			return;
+		}
+		multiWaiting(transaction, answerBy,
+				(code, results) -> reply.done(code, (code == Code.OK && results != null) ? keyCreated(results) : null));
+	}
+
+	/**
+	 * Make the first-use transaction's two creates with Curator, with what it adds to every create
+	 * of the client (its namespace, the ACL of its ACLProvider, its compression and schema), for
+	 * the client's handle to send: Curator's transaction and its results would cost a third as
+	 * much again as the requests themselves.
+	 */
+	private List<Op> keyAndLockNode(String keyPath, String lockNodePath, byte[] data) throws Exception {
+		Op keyNode = this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath).get();
+		Op lockNode = this.client.transactionOp()
+			.create()
+			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+			.forPath(lockNodePath, data)
+			.get();
+		return List.of(keyNode, lockNode);
+	}
+
+	/**
+	 * Send a transaction on the client's handle and wait for its reply on this thread, at most
+	 * until {@code answerBy} ({@link RequestDeadlines} interrupts the wait then). A transaction
+	 * whose time is up before it is sent goes out without a wait. Not retried: its outcome is
+	 * unknown after any answer but a reply.
+	 */
+	private void multiWaiting(List<Op> transaction, long answerBy, MultiReply reply) {
+		ZooKeeper zooKeeper;
+		try {
+			zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+		}
+		catch (Exception ex) {
+			logger.debug("Could not send a lock request: " + ex);
+			reply.done(Code.SYSTEMERROR, null);
+			return;
+		}
+		if (answerBy != Long.MAX_VALUE && answerBy - System.nanoTime() <= 0) {
+			zooKeeper.multi(transaction, (rc, path, context, results) -> {
+			}, null);
+			reply.done(Code.OPERATIONTIMEOUT, null);
+			return;
+		}
+		RequestDeadlines.Wait wait = (answerBy != Long.MAX_VALUE) ? DEADLINES.begin(answerBy) : null;
+		Code code;
+		List<OpResult> results = null;
+		boolean interrupted = false;
+		try {
+			results = zooKeeper.multi(transaction);
+			code = Code.OK;
+		}
+		catch (KeeperException ex) {
+			// A failed transaction: the code of its first failed operation, as its reply's.
+			code = ex.code();
+		}
+		catch (InterruptedException ex) {
+			code = Code.OPERATIONTIMEOUT;
+			interrupted = true;
+		}
+		catch (RuntimeException ex) {
+			logger.debug("Could not send a lock request: " + ex);
+			code = Code.SYSTEMERROR;
+		}
+		boolean late = (wait != null) && DEADLINES.end(wait);
+		if (interrupted && !late) {
+			// Not the deadline's interrupt: the caller's own, which it must still see.
+			Thread.currentThread().interrupt();
+		}
+		reply.done(code, results);
 	}
 
 	/**
@@ -225,8 +312,25 @@ public final class CuratorPort implements ZooKeeperPort {
 	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
 		send(reply, () -> this.client.getZookeeperClient()
 			.getZooKeeper()
-			.multi(List.of(Op.delete(inNamespace(lockNodePath), -1), Op.delete(inNamespace(keyPath), -1)),
+			.multi(lockAndKeyNode(lockNodePath, keyPath),
 					(rc, path, context, results) -> reply.done(Code.get(rc), null), null));
+	}
+
+	/**
+	 * Send the release's transaction and wait for its reply on the calling thread, as
+	 * {@link #createKeyAndLockNodeWaiting} does.
+	 */
+	@Override
+	public void deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, long answerBy, Reply<Void> reply) {
+		if (WaitingThreads.pinsCarrier()) {
+			ZooKeeperPort.super.deleteLockAndKeyNodeWaiting(lockNodePath, keyPath, answerBy, reply);
+			return;
+		}
+		multiWaiting(lockAndKeyNode(lockNodePath, keyPath), answerBy, (code, results) -> reply.done(code, null));
+	}
+
+	private List<Op> lockAndKeyNode(String lockNodePath, String keyPath) {
+		return List.of(Op.delete(inNamespace(lockNodePath), -1), Op.delete(inNamespace(keyPath), -1));
 	}
 
 	/**
@@ -400,6 +504,13 @@ public final class CuratorPort implements ZooKeeperPort {
 			logger.debug("Could not send a lock request: " + ex);
 			reply.done(Code.SYSTEMERROR, null);
 		}
+	}
+
+	@FunctionalInterface
+	private interface MultiReply {
+
+		void done(Code code, @Nullable List<OpResult> results);
+
 	}
 
 	@FunctionalInterface

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 import org.apache.zookeeper.KeeperException.Code;
 import org.jspecify.annotations.Nullable;
@@ -39,6 +40,24 @@ public interface ZooKeeperPort {
 	 * @param reply told the lock node's full path and the transaction's zxid
 	 */
 	void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply);
+
+	/**
+	 * {@link #createKeyAndLockNode} for a thread that waits for the answer anyway (a call's first
+	 * request on a free key): the reply is told on the calling thread before this returns, with no
+	 * thread between the reply and its caller. It comes by {@code answerBy} at the latest: a reply
+	 * that has not come by then is told as {@code OPERATIONTIMEOUT}, and the transaction may still
+	 * be applied afterwards, as one whose reply was lost with the connection may (a read sent
+	 * after this returns sees it). An interrupt of the waiting thread ends the wait the same way,
+	 * and the thread stays interrupted. The calling thread must hold no lock that a reply or a
+	 * watch needs.
+	 * @param answerBy the latest time of the answer, on {@link #nanoTime()}'s clock;
+	 * {@link Long#MAX_VALUE} to wait until the reply, or until the client gives it up with the
+	 * connection
+	 */
+	default void createKeyAndLockNodeWaiting(String keyPath, String lockNodePath, byte[] data, long answerBy,
+			Reply<KeyCreated> reply) {
+		waitFor((answer) -> createKeyAndLockNode(keyPath, lockNodePath, data, answer), answerBy, reply);
+	}
 
 	/**
 	 * Create an ephemeral sequential node whose name carries the caller's own protected id, and
@@ -99,6 +118,37 @@ public interface ZooKeeperPort {
 	 * @param reply told the transaction's code
 	 */
 	void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply);
+
+	/**
+	 * {@link #deleteLockAndKeyNode} for a thread that waits for the answer anyway (a call's
+	 * release of a key nobody else uses), answered on the calling thread by {@code answerBy}, as
+	 * {@link #createKeyAndLockNodeWaiting} is.
+	 */
+	default void deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, long answerBy, Reply<Void> reply) {
+		waitFor((answer) -> deleteLockAndKeyNode(lockNodePath, keyPath, answer), answerBy, reply);
+	}
+
+	/**
+	 * Send a background request and wait for its reply with {@link #await}, at most until
+	 * {@code answerBy}; a request whose time is up when it is sent is not waited for.
+	 */
+	private <T> void waitFor(Consumer<Reply<T>> request, long answerBy, Reply<T> reply) {
+		CompletableFuture<Answer<T>> answer = new CompletableFuture<>();
+		request.accept((code, value) -> answer.complete(new Answer<>(code, value)));
+		Answer<T> got;
+		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - nanoTime();
+		try {
+			got = (nanos > 0 || answer.isDone()) ? await(answer, Math.max(0, nanos)) : Answer.timedOut();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			got = Answer.timedOut();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			got = Answer.timedOut();
+		}
+		reply.done(got.code(), got.value());
+	}
 
 	/**
 	 * Write a node's data (the data it was created with, so that it still names its owner): the
@@ -238,6 +288,17 @@ public interface ZooKeeperPort {
 	 * say
 	 */
 	record KeyCreated(String lockNodePath, long zxid) {
+	}
+
+	/**
+	 * A reply kept for the thread that waits for it.
+	 */
+	record Answer<T>(Code code, @Nullable T value) {
+
+		public static <T> Answer<T> timedOut() {
+			return new Answer<>(Code.OPERATIONTIMEOUT, null);
+		}
+
 	}
 
 	/**

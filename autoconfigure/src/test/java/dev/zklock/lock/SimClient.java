@@ -78,6 +78,8 @@ final class SimClient implements ZooKeeperPort {
 
 	private boolean quiet;
 
+	private boolean stepsWhenWaitedOn;
+
 	private boolean watchReset = true;
 
 	private double dropAfterSequentialCreate;
@@ -397,11 +399,18 @@ final class SimClient implements ZooKeeperPort {
 			this.connected = true;
 			tell(Connection.RECONNECTED);
 		}
-		List<Request> resend = new ArrayList<>(this.pending);
-		this.pending.clear();
-		if (resend.size() > 1 && this.world.chance(this.faults.reorderOnReconnect())) {
-			Collections.shuffle(resend, new java.util.Random(this.world.random().nextLong()));
+		// Requests of ZooKeeper's handle wait in its queue and go first, in order; Curator's
+		// requests, retried or sent while the connection was down, go after them, in any order.
+		List<Request> resend = new ArrayList<>(this.pending.size());
+		List<Request> retried = new ArrayList<>(this.pending.size());
+		for (Request request : this.pending) {
+			(request.onHandle ? resend : retried).add(request);
 		}
+		this.pending.clear();
+		if (retried.size() > 1 && this.world.chance(this.faults.reorderOnReconnect())) {
+			Collections.shuffle(retried, new java.util.Random(this.world.random().nextLong()));
+		}
+		resend.addAll(retried);
 		for (Request request : resend) {
 			request.retrying = true;
 			send(request);
@@ -761,6 +770,58 @@ final class SimClient implements ZooKeeperPort {
 				(result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
 	}
 
+	/**
+	 * The first-use transaction as ZooKeeper's handle sends it for a waiting thread: never sent
+	 * again after the connection drops (the background one is retried here, a superset of what
+	 * the handle does), answered on the simulated thread that sent it by {@code answerBy}, or
+	 * {@code OPERATIONTIMEOUT} with the transaction still in flight.
+	 */
+	@Override
+	public void createKeyAndLockNodeWaiting(String keyPath, String lockNodePath, byte[] data, long answerBy,
+			Reply<KeyCreated> reply) {
+		CompletableFuture<Answer<KeyCreated>> answer = new CompletableFuture<>();
+		sendOnHandle(new Request("multi " + LockNodes.name(keyPath) + " " + LockNodes.name(lockNodePath) + " (waited for)",
+				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
+				(result) -> answer.complete(new Answer<>(result.code(),
+						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().czxid()) : null)),
+				(code) -> answer.complete(new Answer<>(code, null)), 0));
+		waitFor(answer, answerBy, reply);
+	}
+
+	/**
+	 * The release's transaction for a waiting thread, as {@link #createKeyAndLockNodeWaiting}.
+	 */
+	@Override
+	public void deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, long answerBy, Reply<Void> reply) {
+		CompletableFuture<Answer<Void>> answer = new CompletableFuture<>();
+		sendOnHandle(new Request("multi delete " + LockNodes.name(lockNodePath) + " (waited for)" + caller(),
+				(session) -> this.server.deleteLockAndKeyNode(session, lockNodePath, keyPath),
+				(result) -> answer.complete(new Answer<>(result.code(), null)),
+				(code) -> answer.complete(new Answer<>(code, null)), 0));
+		waitFor(answer, answerBy, reply);
+	}
+
+	private void sendOnHandle(Request request) {
+		request.onHandle = true;
+		send(request);
+	}
+
+	private <T> void waitFor(CompletableFuture<Answer<T>> answer, long answerBy, Reply<T> reply) {
+		Answer<T> got;
+		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - nanoTime();
+		try {
+			got = (nanos > 0 || answer.isDone()) ? await(answer, Math.max(0, nanos)) : Answer.timedOut();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			got = Answer.timedOut();
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			got = Answer.timedOut();
+		}
+		reply.done(got.code(), got.value());
+	}
+
 	@Override
 	public void touch(String path, byte[] data, Reply<NodeStat> reply) {
 		request("setData " + LockNodes.name(path), (session) -> this.server.setData(session, path),
@@ -824,9 +885,32 @@ final class SimClient implements ZooKeeperPort {
 			if (answer.isDone()) {
 				return answer.get();
 			}
+			if (this.stepsWhenWaitedOn) {
+				return stepUntil(answer, nanos);
+			}
 			throw new IllegalStateException("The simulator's own thread waited for an answer");
 		}
 		return thread.await(answer, nanos);
+	}
+
+	/**
+	 * Let a thread outside the simulation (a conformance script's) wait for an answer: it steps
+	 * the world itself until the answer comes or the time is up.
+	 */
+	SimClient stepWhenWaitedOn() {
+		this.stepsWhenWaitedOn = true;
+		return this;
+	}
+
+	private <T> T stepUntil(CompletableFuture<T> answer, long nanos)
+			throws InterruptedException, ExecutionException, TimeoutException {
+		long deadline = (nanos > Long.MAX_VALUE - this.world.now()) ? Long.MAX_VALUE : this.world.now() + nanos;
+		while (!answer.isDone()) {
+			if (this.world.now() >= deadline || !this.world.step()) {
+				throw new TimeoutException();
+			}
+		}
+		return answer.get();
 	}
 
 	@Override
@@ -922,6 +1006,12 @@ final class SimClient implements ZooKeeperPort {
 		boolean sequentialCreate;
 
 		boolean retrying;
+
+		/**
+		 * Sent by ZooKeeper's handle, not Curator: never sent again once sent, and kept in
+		 * the handle's queue, in order, while the connection is down.
+		 */
+		boolean onHandle;
 
 		boolean answered;
 
