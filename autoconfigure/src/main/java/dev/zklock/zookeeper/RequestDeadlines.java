@@ -48,6 +48,8 @@ final class RequestDeadlines {
 
 	private volatile @Nullable Thread interrupter;
 
+	private volatile boolean stopped;
+
 	RequestDeadlines(String name, LongSupplier clock) {
 		this.name = name;
 		this.clock = clock;
@@ -102,8 +104,22 @@ final class RequestDeadlines {
 		}
 	}
 
+	/**
+	 * Stop the interrupting thread, once no thread waits (for tests: production keeps one for
+	 * the process).
+	 * @return the thread, to join, or {@code null} if none was started
+	 */
+	@Nullable Thread stop() {
+		this.stopped = true;
+		Thread thread = this.interrupter;
+		if (thread != null) {
+			LockSupport.unpark(thread);
+		}
+		return thread;
+	}
+
 	private void interruptLateWaits() {
-		while (true) {
+		while (!this.stopped) {
 			this.wakeAt = LOOKING;
 			long now = this.clock.getAsLong();
 			long next = NONE;

@@ -1,6 +1,7 @@
 package dev.zklock.lock;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -124,6 +125,42 @@ final class ConformanceClient {
 		return send("createKeyAndLockNode " + keyPath + " " + LockNodes.marker(mode, names),
 				(reply) -> this.port.createKeyAndLockNode(keyPath, lockNodePath, DATA, reply),
 				(created) -> created.lockNodePath() + " zxid=" + ConformanceTranscript.zxid(created.zxid()));
+	}
+
+	/**
+	 * The first-use transaction sent by a thread that waits for it: answered on the calling
+	 * thread before the port's method returns, within the given time (none left: answered at once,
+	 * the transaction sent all the same).
+	 */
+	Step<ZooKeeperPort.KeyCreated> createKeyAndLockNodeWaiting(String keyPath, LockMode mode, Duration within) {
+		String lockNodePath = LockNodes.path(keyPath,
+				LockNodes.protectedName(this.port.newProtectedId(), mode, LockNodeNames.READ_WRITE_LOCK));
+		return answeredOnThisThread(send("createKeyAndLockNodeWaiting " + keyPath + " " + LockNodes.marker(mode, LockNodeNames.READ_WRITE_LOCK)
+				+ " within " + within.toMillis() + " ms",
+				(reply) -> this.port.createKeyAndLockNodeWaiting(keyPath, lockNodePath, DATA, answerBy(within), reply),
+				(created) -> created.lockNodePath() + " zxid=" + ConformanceTranscript.zxid(created.zxid())));
+	}
+
+	/**
+	 * The release's transaction sent by a thread that waits for it, as
+	 * {@link #createKeyAndLockNodeWaiting}.
+	 */
+	Step<Void> deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, Duration within) {
+		return answeredOnThisThread(send("deleteLockAndKeyNodeWaiting " + lockNodePath + " " + keyPath + " within "
+				+ within.toMillis() + " ms",
+				(reply) -> this.port.deleteLockAndKeyNodeWaiting(lockNodePath, keyPath, answerBy(within), reply),
+				(nothing) -> ""));
+	}
+
+	private long answerBy(Duration within) {
+		return this.port.nanoTime() + within.toNanos();
+	}
+
+	private static <T> Step<T> answeredOnThisThread(Step<T> step) {
+		if (!step.isDone()) {
+			throw new AssertionError(step.request() + " returned before its answer");
+		}
+		return step;
 	}
 
 	/**

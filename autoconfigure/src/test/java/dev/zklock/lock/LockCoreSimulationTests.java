@@ -309,11 +309,18 @@ class LockCoreSimulationTests {
 
 		long interrupts;
 
+		long waitedFor;
+
+		long waitsTimedOut;
+
 		synchronized void add(SimRun run) {
 			int[] blocking = run.blockingCounts();
 			this.blockingCalls += blocking[0];
 			this.reentered += blocking[1];
 			this.interrupts += blocking[2];
+			int[] waited = run.waitedFor();
+			this.waitedFor += waited[0];
+			this.waitsTimedOut += waited[1];
 			this.releases += run.releasesMade();
 			this.refused += run.refusedAtOnce();
 			this.seeds++;
@@ -324,7 +331,8 @@ class LockCoreSimulationTests {
 
 		synchronized String blockingCounts() {
 			return this.blockingCalls + " blocking calls, " + this.reentered + " of them reentrant and " + this.interrupts
-					+ " interrupted; ";
+					+ " interrupted; " + this.waitedFor + " transactions answered on the thread that sent them, "
+					+ this.waitsTimedOut + " of them after its wait ended; ";
 		}
 
 	}

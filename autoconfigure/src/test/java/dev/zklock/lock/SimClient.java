@@ -90,6 +90,10 @@ final class SimClient implements ZooKeeperPort {
 
 	private int refused;
 
+	private int waitedFor;
+
+	private int waitsTimedOut;
+
 	SimClient(SimWorld world, SimServer server, String name, SimFaults faults, long sessionTimeout) {
 		this.world = world;
 		this.server = server;
@@ -125,6 +129,14 @@ final class SimClient implements ZooKeeperPort {
 	 */
 	int refused() {
 		return this.refused;
+	}
+
+	/**
+	 * Return how many transactions were sent by a thread that waited for them, and how many of
+	 * those were answered {@code OPERATIONTIMEOUT} (the thread's time up before the reply).
+	 */
+	int[] waitedFor() {
+		return new int[] { this.waitedFor, this.waitsTimedOut };
 	}
 
 	/**
@@ -807,6 +819,7 @@ final class SimClient implements ZooKeeperPort {
 	}
 
 	private <T> void waitFor(CompletableFuture<Answer<T>> answer, long answerBy, Reply<T> reply) {
+		this.waitedFor++;
 		Answer<T> got;
 		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - nanoTime();
 		try {
@@ -818,6 +831,9 @@ final class SimClient implements ZooKeeperPort {
 		}
 		catch (ExecutionException | TimeoutException ex) {
 			got = Answer.timedOut();
+		}
+		if (got.code() == Code.OPERATIONTIMEOUT) {
+			this.waitsTimedOut++;
 		}
 		reply.done(got.code(), got.value());
 	}

@@ -28,7 +28,8 @@ final class SimConformanceSide extends ConformanceSide {
 
 	@Override
 	ZooKeeperPort connect(String name) {
-		SimClient client = new SimClient(this.world, this.server, name, SimFaults.NONE, SESSION_TIMEOUT);
+		SimClient client = new SimClient(this.world, this.server, name, SimFaults.NONE, SESSION_TIMEOUT)
+			.stepWhenWaitedOn();
 		this.clients.put(name, client);
 		return client;
 	}

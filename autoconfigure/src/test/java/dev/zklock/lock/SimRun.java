@@ -652,6 +652,20 @@ final class SimRun {
 	}
 
 	/**
+	 * Return how many transactions the instances' threads sent and waited for, and how many of
+	 * those were answered after the thread's time was up.
+	 */
+	int[] waitedFor() {
+		int[] counts = new int[2];
+		for (Instance instance : this.instances) {
+			int[] client = instance.client.waitedFor();
+			counts[0] += client[0];
+			counts[1] += client[1];
+		}
+		return counts;
+	}
+
+	/**
 	 * Return how many requests the instances' clients refused at once, on the calling thread.
 	 */
 	int refusedAtOnce() {

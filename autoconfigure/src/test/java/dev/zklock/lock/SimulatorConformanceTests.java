@@ -298,6 +298,31 @@ class SimulatorConformanceTests {
 	}
 
 	@Test
+	void transactionsWaitedForAreAnsweredOnTheWaitingThread() throws Exception {
+		Duration within = Duration.ofSeconds(10);
+		Duration timeUp = Duration.ofMillis(-1);
+		conforms(NO_REAPER, (side) -> {
+			ConformanceClient a = side.open("A");
+			ConformanceClient b = side.open("B");
+			a.createContainers(BASE).get();
+			b.getChildren(BASE, "b1").get();
+			String first = a.createKeyAndLockNodeWaiting(KEY, LockMode.EXCLUSIVE, within).ok().lockNodePath();
+			b.createKeyAndLockNodeWaiting(KEY, LockMode.SHARED, within).get();
+			b.getChildren(KEY, "b2").get();
+			a.deleteLockAndKeyNodeWaiting(first, KEY, within).get();
+			b.settle().get();
+			// No time left: answered at once, and sent all the same. A read sent after it sees
+			// what it did (a session's requests are served in order).
+			b.createKeyAndLockNodeWaiting(KEY, LockMode.SHARED, timeUp).get();
+			ZooKeeperPort.Children made = b.getChildren(KEY, null).get();
+			String late = LockNodes.path(KEY, made.names().get(0));
+			b.deleteLockAndKeyNodeWaiting(late, KEY, timeUp).get();
+			b.exists(KEY, null).get();
+			b.getChildren(BASE, null).get();
+		});
+	}
+
+	@Test
 	void failedWritesAndReadsAmongZxids() throws Exception {
 		conforms(NO_REAPER, (side) -> {
 			ConformanceClient a = side.open("A");
