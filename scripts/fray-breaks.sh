@@ -63,6 +63,11 @@ breaks = {
   'lost-hold-release-counted': ('LostHoldReleaseFrayTests', [('lock/KeyLock.java',
       'if (hold.lock() == this.node) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {',
       'if (true) {\n\t\t\t\tif (hold.mode() == LockMode.EXCLUSIVE) {')]),
+  # The deadline of a thread's own request (RequestDeadlinesFrayTests): a wait that ends without the
+  # handshake, so that the deadline's interrupt may land after it.
+  'deadline-interrupt-outlives-wait': ('RequestDeadlinesFrayTests', [('zookeeper/RequestDeadlines.java',
+      'if (wait.state.compareAndSet(WAITING, ENDED)) {\n\t\t\treturn false;\n\t\t}\n\t\twhile (wait.state.get() != INTERRUPTED) {\n\t\t\tThread.onSpinWait();\n\t\t}',
+      'if (wait.state.get() != INTERRUPTED) {\n\t\t\treturn false;\n\t\t}')]),
   # Elections (ElectionFrayTests): a stop and start again, and a yield, against the events.
   'stopped-election-strips-watches-late': ('ElectionFrayTests', [('leader/GroupElection.java',
       'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.check.removeWatches();',
