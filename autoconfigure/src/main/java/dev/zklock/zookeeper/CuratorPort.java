@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * The port on a started Curator client: what runs in production. Requests are
  * Curator's background requests (retried by its retry policy when the connection drops), but
  * for the two transactions of a key's first and last lock node, which Curator makes and the
- * client's ZooKeeper handle sends; their
+ * client's ZooKeeper handle sends (synchronously, when a thread waits for them: its own reply
+ * wakes it, bounded by {@link RequestDeadlines}); the other
  * replies and watches arrive on ZooKeeper's event thread, and timed or deferred work runs on the
  * scheduler thread of the lock engine or the elections.
  */

@@ -17,8 +17,10 @@ import org.jspecify.annotations.Nullable;
  * the tests implements the same port, so that the code above it runs unchanged under simulated
  * faults. Every request is
  * sent in the background: its reply, and every watch, is delivered later to a callback that must
- * be quick (in production on ZooKeeper's event thread). Requests of one session are served in the
- * order they were sent.
+ * be quick (in production on ZooKeeper's event thread), but for the two transactions that a
+ * thread waiting for their answer sends itself ({@link #createKeyAndLockNodeWaiting},
+ * {@link #deleteLockAndKeyNodeWaiting}), whose reply reaches the same callback on that thread.
+ * Requests of one session are served in the order they were sent.
  */
 public interface ZooKeeperPort {
 
