@@ -11,7 +11,9 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.admin.ZooKeeperAdmin;
 import org.apache.zookeeper.data.ACL;
@@ -106,6 +108,15 @@ public final class SendFaults {
 		public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback cb, Object ctx) {
 			check("multi");
 			super.multi(ops, cb, ctx);
+		}
+
+		/**
+		 * The transaction a waiting thread sends itself (the port's synchronous one).
+		 */
+		@Override
+		public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
+			check("multi");
+			return super.multi(ops);
 		}
 
 		@Override
