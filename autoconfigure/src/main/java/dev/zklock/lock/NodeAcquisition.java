@@ -455,9 +455,10 @@ final class NodeAcquisition {
 			return;
 		}
 		if (rc == Code.OPERATIONTIMEOUT) {
-			// Its thread stopped waiting for the reply, and the connection may be fine: nothing
-			// would resume a stalled request. Whether the transaction was applied, or will be, a
-			// read sent after it tells (the requests of a session are served in order).
+			// Its thread stopped waiting for the reply, and the connection may be fine: a stalled
+			// request would wait for the scheduler's next look. Whether the transaction was
+			// applied, or will be, a read sent after it tells (a session's requests are served in
+			// order).
 			this.generation++;
 			findTransactionNode();
 			return;
