@@ -100,16 +100,7 @@ public final class CuratorPort implements ZooKeeperPort {
 			ZooKeeperPort.super.createKeyAndLockNodeWaiting(keyPath, lockNodePath, data, answerBy, reply);
 			return;
 		}
-		List<Op> transaction;
-		try {
-			transaction = keyAndLockNode(keyPath, lockNodePath, data);
-		}
-		catch (Exception ex) {
-			logger.debug("Could not send a lock request: " + ex);
-			reply.done(Code.SYSTEMERROR, null);
-			return;
-		}
-		multiWaiting(transaction, answerBy,
+		multiWaiting(() -> keyAndLockNode(keyPath, lockNodePath, data), answerBy,
 				(code, results) -> reply.done(code, (code == Code.OK && results != null) ? keyCreated(results) : null));
 	}
 
@@ -135,9 +126,11 @@ public final class CuratorPort implements ZooKeeperPort {
 	 * whose time is up before it is sent goes out without a wait. Not retried: its outcome is
 	 * unknown after any answer but a reply.
 	 */
-	private void multiWaiting(List<Op> transaction, long answerBy, MultiReply reply) {
+	private void multiWaiting(Transaction making, long answerBy, MultiReply reply) {
 		ZooKeeper zooKeeper;
+		List<Op> transaction;
 		try {
+			transaction = making.ops();
 			zooKeeper = this.client.getZookeeperClient().getZooKeeper();
 		}
 		catch (Exception ex) {
@@ -145,7 +138,7 @@ public final class CuratorPort implements ZooKeeperPort {
 			reply.done(Code.SYSTEMERROR, null);
 			return;
 		}
-		if (answerBy != Long.MAX_VALUE && answerBy - System.nanoTime() <= 0) {
+		if (answerBy != Long.MAX_VALUE && answerBy - nanoTime() <= 0) {
 			zooKeeper.multi(transaction, (rc, path, context, results) -> {
 			}, null);
 			reply.done(Code.OPERATIONTIMEOUT, null);
@@ -327,7 +320,7 @@ public final class CuratorPort implements ZooKeeperPort {
 			ZooKeeperPort.super.deleteLockAndKeyNodeWaiting(lockNodePath, keyPath, answerBy, reply);
 			return;
 		}
-		multiWaiting(lockAndKeyNode(lockNodePath, keyPath), answerBy, (code, results) -> reply.done(code, null));
+		multiWaiting(() -> lockAndKeyNode(lockNodePath, keyPath), answerBy, (code, results) -> reply.done(code, null));
 	}
 
 	private List<Op> lockAndKeyNode(String lockNodePath, String keyPath) {
@@ -505,6 +498,13 @@ public final class CuratorPort implements ZooKeeperPort {
 			logger.debug("Could not send a lock request: " + ex);
 			reply.done(Code.SYSTEMERROR, null);
 		}
+	}
+
+	@FunctionalInterface
+	private interface Transaction {
+
+		List<Op> ops() throws Exception;
+
 	}
 
 	@FunctionalInterface

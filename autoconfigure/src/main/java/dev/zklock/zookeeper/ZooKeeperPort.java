@@ -58,7 +58,7 @@ public interface ZooKeeperPort {
 	 */
 	default void createKeyAndLockNodeWaiting(String keyPath, String lockNodePath, byte[] data, long answerBy,
 			Reply<KeyCreated> reply) {
-		waitFor((answer) -> createKeyAndLockNode(keyPath, lockNodePath, data, answer), answerBy, reply);
+		sendAndWait(this, (answer) -> createKeyAndLockNode(keyPath, lockNodePath, data, answer), answerBy, reply);
 	}
 
 	/**
@@ -127,27 +127,36 @@ public interface ZooKeeperPort {
 	 * {@link #createKeyAndLockNodeWaiting} is.
 	 */
 	default void deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, long answerBy, Reply<Void> reply) {
-		waitFor((answer) -> deleteLockAndKeyNode(lockNodePath, keyPath, answer), answerBy, reply);
+		sendAndWait(this, (answer) -> deleteLockAndKeyNode(lockNodePath, keyPath, answer), answerBy, reply);
 	}
 
 	/**
-	 * Send a background request and wait for its reply with {@link #await}, at most until
-	 * {@code answerBy}; a request whose time is up when it is sent is not waited for.
+	 * Send a background request and wait for its reply on the calling thread with the port's
+	 * {@link #await}, at most until {@code answerBy}, then tell it there: the waiting methods'
+	 * answer ({@link #createKeyAndLockNodeWaiting}) made of a background request. A request whose
+	 * time is up when it is sent is not waited for.
+	 * @param port where the request goes and the thread waits
+	 * @param request sends the request, with the reply to tell
+	 * @param answerBy the latest time of the answer, on the port's clock
+	 * @param reply told the reply, or {@code OPERATIONTIMEOUT}
 	 */
-	private <T> void waitFor(Consumer<Reply<T>> request, long answerBy, Reply<T> reply) {
+	static <T> void sendAndWait(ZooKeeperPort port, Consumer<Reply<T>> request, long answerBy, Reply<T> reply) {
+		record Answer<T>(Code code, @Nullable T value) {
+		}
 		CompletableFuture<Answer<T>> answer = new CompletableFuture<>();
 		request.accept((code, value) -> answer.complete(new Answer<>(code, value)));
+		Answer<T> timedOut = new Answer<>(Code.OPERATIONTIMEOUT, null);
 		Answer<T> got;
-		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - nanoTime();
+		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - port.nanoTime();
 		try {
-			got = (nanos > 0 || answer.isDone()) ? await(answer, Math.max(0, nanos)) : Answer.timedOut();
+			got = (nanos > 0 || answer.isDone()) ? port.await(answer, Math.max(0, nanos)) : timedOut;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			got = Answer.timedOut();
+			got = timedOut;
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			got = Answer.timedOut();
+			got = timedOut;
 		}
 		reply.done(got.code(), got.value());
 	}
@@ -290,17 +299,6 @@ public interface ZooKeeperPort {
 	 * say
 	 */
 	record KeyCreated(String lockNodePath, long zxid) {
-	}
-
-	/**
-	 * A reply kept for the thread that waits for it.
-	 */
-	record Answer<T>(Code code, @Nullable T value) {
-
-		public static <T> Answer<T> timedOut() {
-			return new Answer<>(Code.OPERATIONTIMEOUT, null);
-		}
-
 	}
 
 	/**

@@ -637,11 +637,16 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void createKeyAndLockNode(String keyPath, String lockNodePath, byte[] data, Reply<KeyCreated> reply) {
-		request("multi " + LockNodes.name(keyPath),
-				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
+		send(keyAndLockNode("multi " + LockNodes.name(keyPath), keyPath, lockNodePath, reply,
+				this.faults.retries(this.world)));
+	}
+
+	private Request keyAndLockNode(String what, String keyPath, String lockNodePath, Reply<KeyCreated> reply,
+			int retries) {
+		return new Request(what, (session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
 				(result) -> reply.done(result.code(),
 						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().czxid()) : null),
-				(code) -> reply.done(code, null));
+				(code) -> reply.done(code, null), retries);
 	}
 
 	/**
@@ -777,9 +782,13 @@ final class SimClient implements ZooKeeperPort {
 
 	@Override
 	public void deleteLockAndKeyNode(String lockNodePath, String keyPath, Reply<Void> reply) {
-		request("multi delete " + LockNodes.name(lockNodePath) + caller(),
-				(session) -> this.server.deleteLockAndKeyNode(session, lockNodePath, keyPath),
-				(result) -> reply.done(result.code(), null), (code) -> reply.done(code, null));
+		send(lockAndKeyNode("multi delete " + LockNodes.name(lockNodePath) + caller(), lockNodePath, keyPath, reply,
+				this.faults.retries(this.world)));
+	}
+
+	private Request lockAndKeyNode(String what, String lockNodePath, String keyPath, Reply<Void> reply, int retries) {
+		return new Request(what, (session) -> this.server.deleteLockAndKeyNode(session, lockNodePath, keyPath),
+				(result) -> reply.done(result.code(), null), (code) -> reply.done(code, null), retries);
 	}
 
 	/**
@@ -791,13 +800,9 @@ final class SimClient implements ZooKeeperPort {
 	@Override
 	public void createKeyAndLockNodeWaiting(String keyPath, String lockNodePath, byte[] data, long answerBy,
 			Reply<KeyCreated> reply) {
-		CompletableFuture<Answer<KeyCreated>> answer = new CompletableFuture<>();
-		sendOnHandle(new Request("multi " + LockNodes.name(keyPath) + " " + LockNodes.name(lockNodePath) + " (waited for)",
-				(session) -> this.server.createKeyAndLockNode(session, keyPath, lockNodePath),
-				(result) -> answer.complete(new Answer<>(result.code(),
-						(result.code() == Code.OK) ? new KeyCreated(result.path(), result.stat().czxid()) : null)),
-				(code) -> answer.complete(new Answer<>(code, null)), 0));
-		waitFor(answer, answerBy, reply);
+		ZooKeeperPort.sendAndWait(this, (answer) -> sendOnHandle(keyAndLockNode(
+				"multi " + LockNodes.name(keyPath) + " " + LockNodes.name(lockNodePath) + " (waited for)", keyPath,
+				lockNodePath, answer, 0)), answerBy, counted(reply));
 	}
 
 	/**
@@ -805,12 +810,9 @@ final class SimClient implements ZooKeeperPort {
 	 */
 	@Override
 	public void deleteLockAndKeyNodeWaiting(String lockNodePath, String keyPath, long answerBy, Reply<Void> reply) {
-		CompletableFuture<Answer<Void>> answer = new CompletableFuture<>();
-		sendOnHandle(new Request("multi delete " + LockNodes.name(lockNodePath) + " (waited for)" + caller(),
-				(session) -> this.server.deleteLockAndKeyNode(session, lockNodePath, keyPath),
-				(result) -> answer.complete(new Answer<>(result.code(), null)),
-				(code) -> answer.complete(new Answer<>(code, null)), 0));
-		waitFor(answer, answerBy, reply);
+		ZooKeeperPort.sendAndWait(this, (answer) -> sendOnHandle(lockAndKeyNode(
+				"multi delete " + LockNodes.name(lockNodePath) + " (waited for)" + caller(), lockNodePath, keyPath,
+				answer, 0)), answerBy, counted(reply));
 	}
 
 	private void sendOnHandle(Request request) {
@@ -818,24 +820,17 @@ final class SimClient implements ZooKeeperPort {
 		send(request);
 	}
 
-	private <T> void waitFor(CompletableFuture<Answer<T>> answer, long answerBy, Reply<T> reply) {
+	/**
+	 * Count a transaction waited for, and its answer if the wait ended first.
+	 */
+	private <T> Reply<T> counted(Reply<T> reply) {
 		this.waitedFor++;
-		Answer<T> got;
-		long nanos = (answerBy == Long.MAX_VALUE) ? Long.MAX_VALUE : answerBy - nanoTime();
-		try {
-			got = (nanos > 0 || answer.isDone()) ? await(answer, Math.max(0, nanos)) : Answer.timedOut();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			got = Answer.timedOut();
-		}
-		catch (ExecutionException | TimeoutException ex) {
-			got = Answer.timedOut();
-		}
-		if (got.code() == Code.OPERATIONTIMEOUT) {
-			this.waitsTimedOut++;
-		}
-		reply.done(got.code(), got.value());
+		return (code, value) -> {
+			if (code == Code.OPERATIONTIMEOUT) {
+				this.waitsTimedOut++;
+			}
+			reply.done(code, value);
+		};
 	}
 
 	@Override
