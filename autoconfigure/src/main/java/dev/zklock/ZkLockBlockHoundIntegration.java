@@ -11,10 +11,13 @@ import reactor.blockhound.integration.BlockHoundIntegration;
  * state, a lock request's, a grant batch's token), which are never held across a ZooKeeper
  * request or user code; and the ZooKeeper client's queue of requests to send, whose lock its
  * send thread holds only to take a request off it (a request is queued on the calling thread,
- * never sent or waited for there). Each may park a thread for the few microseconds another one
+ * never sent or waited for there); and the queue of the lock core's scheduler, whose lock a
+ * cancelled timer takes to leave the queue (an asynchronous release cancels its timer on the
+ * thread that completes it) and the scheduler's thread holds only to take a task. Each may park a thread for the few microseconds another one
  * holds the lock. Reported as blocking, the error is thrown from inside the lock's wait: it
  * leaves the lock's queue broken, so that a thread waiting on it later is never woken (the
- * client's own threads, and every call on the client, would hang), or surfaces in the middle of
+ * client's own threads, and every call on the client, would hang; the scheduler's thread, every
+ * timer of the lock core and the template's close would too), or surfaces in the middle of
  * a state change and leaves a key locked. Nothing else is allowed: every other blocking call on
  * a non-blocking thread is still reported. Loaded by BlockHound through
  * {@link java.util.ServiceLoader}.
@@ -29,6 +32,9 @@ public class ZkLockBlockHoundIntegration implements BlockHoundIntegration {
 		// Queuing a request: the client's queue lock, which its send thread holds only to take
 		// a request off the queue.
 		builder.allowBlockingCallsInside("org.apache.zookeeper.ClientCnxn", "queuePacket");
+		// Cancelling a timer: the scheduler's queue lock, which its thread holds only to take a
+		// task off the queue.
+		builder.allowBlockingCallsInside("dev.zklock.zookeeper.CuratorPort$ScheduledTimer", "cancel");
 		builder.allowBlockingCallsInside("dev.zklock.lock.KeyLock", "lock");
 		builder.allowBlockingCallsInside("dev.zklock.lock.NodeAcquisition", "acquire");
 		builder.allowBlockingCallsInside("dev.zklock.lock.GrantBatch", "acquire");

@@ -425,8 +425,7 @@ public final class CuratorPort implements ZooKeeperPort {
 	@Override
 	public Timer schedule(Runnable task, long nanos) {
 		try {
-			ScheduledFuture<?> future = this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS);
-			return () -> future.cancel(false);
+			return new ScheduledTimer(this.scheduler.schedule(task, nanos, TimeUnit.NANOSECONDS));
 		}
 		catch (RejectedExecutionException ex) {
 			return () -> {
@@ -498,6 +497,28 @@ public final class CuratorPort implements ZooKeeperPort {
 			logger.debug("Could not send a lock request: " + ex);
 			reply.done(Code.SYSTEMERROR, null);
 		}
+	}
+
+	/**
+	 * A task of the scheduler, to cancel. The engine's and the elections' schedulers remove a
+	 * cancelled task from their queue, under the queue's lock, which their thread holds for a
+	 * moment to take a task; an asynchronous call cancels its timers on the thread that completes
+	 * it, a non-blocking one in a reactive application ({@link dev.zklock.ZkLockBlockHoundIntegration}
+	 * allows that wait).
+	 */
+	private static final class ScheduledTimer implements Timer {
+
+		private final ScheduledFuture<?> future;
+
+		ScheduledTimer(ScheduledFuture<?> future) {
+			this.future = future;
+		}
+
+		@Override
+		public void cancel() {
+			this.future.cancel(false);
+		}
+
 	}
 
 	@FunctionalInterface

@@ -8,8 +8,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -33,6 +36,8 @@ import dev.zklock.ReactiveZkLockTemplate;
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
+import dev.zklock.zookeeper.CuratorPort;
+import dev.zklock.zookeeper.ZooKeeperPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -142,6 +147,52 @@ class NoBlockingTests {
 		assertThat(second).isEqualTo("second");
 	}
 
+	/**
+	 * A timer cancelled on a non-blocking thread (an asynchronous release cancels its own on the
+	 * thread that completes the release) finds the lock of the scheduler's queue taken (the
+	 * scheduler's thread holds it for a moment to take a task; here the test holds it): the thread
+	 * waits for it. Reported as blocking, the error would leave the lock's queue broken, so that
+	 * the scheduler's thread, every timer of the lock core and the template's close would hang.
+	 */
+	@Test
+	void aTimerCancelledOnANonBlockingThreadWaitsForTheSchedulersQueueLockWithoutBreakingIt() throws Exception {
+		ScheduledThreadPoolExecutor scheduler = (ScheduledThreadPoolExecutor) LockScheduler.create();
+		ReentrantLock queueLock = queueLock(scheduler);
+		try {
+			CuratorPort port = new CuratorPort(this.support.client(), scheduler);
+			ZooKeeperPort.Timer timer = port.schedule(() -> {
+			}, TimeUnit.MINUTES.toNanos(1));
+			AtomicReference<Thread> cancelling = new AtomicReference<>();
+			CompletableFuture<Void> cancelled;
+			queueLock.lock();
+			try {
+				cancelled = Mono.<Void>fromRunnable(() -> {
+					cancelling.set(Thread.currentThread());
+					timer.cancel();
+				}).subscribeOn(Schedulers.parallel()).toFuture();
+				Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> cancelling.get() != null && queueLock.hasQueuedThread(cancelling.get()));
+			}
+			finally {
+				queueLock.unlock();
+			}
+			assertThat(cancelled).succeedsWithin(Duration.ofSeconds(10));
+			assertThat(queueLock.hasQueuedThreads()).as("threads left waiting on the queue lock").isFalse();
+			assertThat(scheduler.getQueue()).as("the cancelled timer left the queue").isEmpty();
+			CompletableFuture<String> ran = new CompletableFuture<>();
+			port.schedule(() -> ran.complete("ran"), 0);
+			assertThat(ran).succeedsWithin(Duration.ofSeconds(10)).isEqualTo("ran");
+		}
+		finally {
+			if (!queueLock.hasQueuedThreads()) {
+				// Else the lock is broken and the shutdown would wait on it forever: the test
+				// failed above.
+				scheduler.shutdownNow();
+			}
+		}
+	}
+
 	private ReactiveZkLockTemplate instance() {
 		return instance(this.support.client());
 	}
@@ -153,6 +204,15 @@ class NoBlockingTests {
 		template.setAsyncExecutor((task) -> Schedulers.parallel().schedule(task));
 		this.templates.add(template);
 		return new ReactiveZkLockTemplate(template);
+	}
+
+	/**
+	 * Return the lock of a scheduler's queue of tasks.
+	 */
+	private static ReentrantLock queueLock(ScheduledThreadPoolExecutor scheduler) throws Exception {
+		Field lock = scheduler.getQueue().getClass().getDeclaredField("lock");
+		lock.setAccessible(true);
+		return (ReentrantLock) lock.get(scheduler.getQueue());
 	}
 
 	/**
