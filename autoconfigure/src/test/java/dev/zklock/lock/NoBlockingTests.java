@@ -210,9 +210,7 @@ class NoBlockingTests {
 	 * Return the lock of a scheduler's queue of tasks.
 	 */
 	private static ReentrantLock queueLock(ScheduledThreadPoolExecutor scheduler) throws Exception {
-		Field lock = scheduler.getQueue().getClass().getDeclaredField("lock");
-		lock.setAccessible(true);
-		return (ReentrantLock) lock.get(scheduler.getQueue());
+		return lockOf(scheduler.getQueue().getClass(), scheduler.getQueue());
 	}
 
 	/**
@@ -224,8 +222,15 @@ class NoBlockingTests {
 		cnxn.setAccessible(true);
 		Field outgoing = ClientCnxn.class.getDeclaredField("outgoingQueue");
 		outgoing.setAccessible(true);
-		Object queue = outgoing.get(cnxn.get(zooKeeper));
-		Field lock = LinkedBlockingDeque.class.getDeclaredField("lock");
+		return lockOf(LinkedBlockingDeque.class, outgoing.get(cnxn.get(zooKeeper)));
+	}
+
+	/**
+	 * Return the lock that guards a queue of the JDK's: its field {@code lock}, declared by the
+	 * given class.
+	 */
+	private static ReentrantLock lockOf(Class<?> declaring, Object queue) throws Exception {
+		Field lock = declaring.getDeclaredField("lock");
 		lock.setAccessible(true);
 		return (ReentrantLock) lock.get(queue);
 	}
