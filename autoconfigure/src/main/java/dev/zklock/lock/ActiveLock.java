@@ -55,7 +55,10 @@ final class ActiveLock {
 
 	private final Runnable onChange;
 
-	private final OrderedSet<Hold> holds = new OrderedSet<>();
+	/**
+	 * The holds of the lock: one, but where shared holders or a handoff's grants overlap.
+	 */
+	private final OrderedSet<Hold> holds = new OrderedSet<>(1);
 
 	private final ReentrantLock tokenLock = new ReentrantLock();
 

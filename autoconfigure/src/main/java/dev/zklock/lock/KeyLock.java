@@ -32,9 +32,10 @@ final class KeyLock {
 
 	private final ReentrantLock mutex = new ReentrantLock();
 
-	private final List<Runnable> deferred = new ArrayList<>();
+	// Sized for the uncontended call, which makes a key lock each time: grown when contended.
+	private final List<Runnable> deferred = new ArrayList<>(2);
 
-	private final ArrayDeque<LocalRequest> queue = new ArrayDeque<>();
+	private final ArrayDeque<LocalRequest> queue = new ArrayDeque<>(2);
 
 	private @Nullable ActiveLock node;
 

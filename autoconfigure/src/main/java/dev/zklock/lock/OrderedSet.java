@@ -18,9 +18,21 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class OrderedSet<T> {
 
-	private final Map<T, Long> elements = new ConcurrentHashMap<>();
+	private final Map<T, Long> elements;
 
 	private final AtomicLong additions = new AtomicLong();
+
+	OrderedSet() {
+		this.elements = new ConcurrentHashMap<>();
+	}
+
+	/**
+	 * Make a set sized for the few elements it usually has.
+	 * @param expected how many elements it usually has
+	 */
+	OrderedSet(int expected) {
+		this.elements = new ConcurrentHashMap<>(expected);
+	}
 
 	boolean add(T element) {
 		return this.elements.putIfAbsent(element, this.additions.getAndIncrement()) == null;

@@ -12,6 +12,10 @@ import dev.zklock.HeldLock;
  */
 public final class ThreadHolds {
 
+	/**
+	 * The thread's locks; kept when empty, for the thread's next call (a JDK class with nothing
+	 * in it, so that it holds no application's class loader).
+	 */
 	private static final ThreadLocal<ArrayDeque<Hold>> holds = new ThreadLocal<>();
 
 	private ThreadHolds() {
@@ -66,9 +70,6 @@ public final class ThreadHolds {
 				iterator.remove();
 				break;
 			}
-		}
-		if (stack.isEmpty()) {
-			holds.remove();
 		}
 	}
 

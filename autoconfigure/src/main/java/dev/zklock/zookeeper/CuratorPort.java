@@ -53,6 +53,11 @@ public final class CuratorPort implements ZooKeeperPort {
 	 */
 	private static final long DELETE_RETRY_MILLIS = 100;
 
+	/**
+	 * How many keys' container creates {@link #keyNodeCreates} keeps before it starts again.
+	 */
+	private static final int KEY_NODE_CREATES = 1024;
+
 	private final CuratorFramework client;
 
 	private final ScheduledExecutorService scheduler;
@@ -60,6 +65,13 @@ public final class CuratorPort implements ZooKeeperPort {
 	private final String namespace;
 
 	private final Map<ConnectionListener, ConnectionStateListener> listeners = new ConcurrentHashMap<>();
+
+	/**
+	 * The container create of the first-use transaction, by key path, as Curator made it: an
+	 * operation is immutable and the same for every use of its key, and making it anew took a
+	 * tenth of what an uncontended call allocates. Bounded: emptied when full.
+	 */
+	private final Map<String, Op> keyNodeCreates = new ConcurrentHashMap<>();
 
 	public CuratorPort(CuratorFramework client, ScheduledExecutorService scheduler) {
 		this.client = client;
@@ -106,18 +118,35 @@ public final class CuratorPort implements ZooKeeperPort {
 
 	/**
 	 * Make the first-use transaction's two creates with Curator, with what it adds to every create
-	 * of the client (its namespace, the ACL of its ACLProvider, its compression and schema), for
-	 * the client's handle to send: Curator's transaction and its results would cost a third as
-	 * much again as the requests themselves.
+	 * of the client (its namespace, the ACL of its ACLProvider, its compression), for the client's
+	 * handle to send: Curator's transaction and its results would cost a third as much again as
+	 * the requests themselves. The key node's is made once per key ({@link #keyNodeCreate}).
 	 */
 	private List<Op> keyAndLockNode(String keyPath, String lockNodePath, byte[] data) throws Exception {
-		Op keyNode = this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath).get();
+		Op keyNode = keyNodeCreate(keyPath);
 		Op lockNode = this.client.transactionOp()
 			.create()
 			.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
 			.forPath(lockNodePath, data)
 			.get();
 		return List.of(keyNode, lockNode);
+	}
+
+	/**
+	 * Return the key node's create as Curator makes it for the client, made once per key (what
+	 * Curator adds to it, the namespace, the ACL its ACLProvider gives the path and the client's
+	 * default data, depends on the path alone).
+	 */
+	private Op keyNodeCreate(String keyPath) throws Exception {
+		Op create = this.keyNodeCreates.get(keyPath);
+		if (create == null) {
+			create = this.client.transactionOp().create().withMode(CreateMode.CONTAINER).forPath(keyPath).get();
+			if (this.keyNodeCreates.size() >= KEY_NODE_CREATES) {
+				this.keyNodeCreates.clear();
+			}
+			this.keyNodeCreates.put(keyPath, create);
+		}
+		return create;
 	}
 
 	/**
