@@ -5,6 +5,7 @@ import java.lang.management.MemoryMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Timeout;
 import dev.zklock.LockMode;
 import dev.zklock.test.EmbeddedZooKeeper;
 import dev.zklock.test.ZooKeeperTestServer;
+import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,6 +45,9 @@ class ManyKeysTests {
 				assertThat(engine.heldLocks()).isEmpty();
 				assertThat(engine.waitingCalls()).isEmpty();
 				assertThat(engine.pathCacheSize()).isLessThanOrEqualTo(1024);
+				Map<?, ?> keyNodeCreates = (Map<?, ?>) ReflectionTestUtils.getField(engine.port(), "keyNodeCreates");
+				assertThat(keyNodeCreates.size()).as("the key node creates the port keeps")
+					.isLessThanOrEqualTo(1024);
 				// 80,000 more keys: any per-key leak of even 100 bytes would show as 8 MB.
 				assertThat(afterAll - afterWarmUp).as("heap growth in bytes over 80,000 more keys")
 					.isLessThan(8L * 1024 * 1024);
