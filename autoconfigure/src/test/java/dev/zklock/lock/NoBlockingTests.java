@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -19,13 +20,16 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.ClientCnxn;
 import org.apache.zookeeper.ZooKeeper;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingMethod;
 import reactor.blockhound.BlockingOperationError;
+import reactor.blockhound.integration.BlockHoundIntegration;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -45,7 +49,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Reactive lock calls never block a non-blocking thread: BlockHound, installed in this test's own
  * JVM (the build runs it in a surefire execution of its own), fails any blocking call made on
- * Reactor's parallel threads, where these calls subscribe, run, and complete.
+ * Reactor's parallel threads, where these calls subscribe, run, and complete. Every blocking call
+ * it fails is also recorded, and each test ends by failing on any but the expected ones: where
+ * the error is thrown, library code may swallow it, and the only sign left would be a hang later.
  */
 @EmbeddedZooKeeper
 @Timeout(180)
@@ -55,9 +61,15 @@ class NoBlockingTests {
 
 	private final List<ZkLockTemplate> templates = new ArrayList<>();
 
+	/**
+	 * The blocking calls BlockHound failed that no test made on purpose, each with its thread and
+	 * stack.
+	 */
+	private static final List<String> unexpectedBlockingCalls = new CopyOnWriteArrayList<>();
+
 	@BeforeAll
 	static void installBlockHound() {
-		BlockHound.install();
+		BlockHound.install(new RecordingIntegration());
 	}
 
 	@BeforeEach
@@ -68,6 +80,14 @@ class NoBlockingTests {
 	@AfterEach
 	void tearDown() throws Exception {
 		this.support.close();
+		assertNoUnexpectedBlockingCall();
+	}
+
+	@AfterAll
+	static void assertNoUnexpectedBlockingCall() {
+		List<String> calls = List.copyOf(unexpectedBlockingCalls);
+		unexpectedBlockingCalls.clear();
+		assertThat(calls).as("blocking calls on non-blocking threads, failed where they were made").isEmpty();
 	}
 
 	@Test
@@ -233,6 +253,44 @@ class NoBlockingTests {
 		Field lock = declaring.getDeclaredField("lock");
 		lock.setAccessible(true);
 		return (ReentrantLock) lock.get(queue);
+	}
+
+	/**
+	 * Fails a blocking call as BlockHound does, after recording it unless a test makes it on
+	 * purpose or a class initializer does (a class's first use reads its jar once, wherever that
+	 * happens).
+	 */
+	static final class RecordingIntegration implements BlockHoundIntegration {
+
+		@Override
+		public void applyTo(BlockHound.Builder builder) {
+			builder.blockingMethodCallback((method) -> {
+				StackTraceElement[] stack = new Throwable().getStackTrace();
+				if (!expected(stack)) {
+					unexpectedBlockingCalls.add(describe(method, stack));
+				}
+				throw new BlockingOperationError(method);
+			});
+		}
+
+		private static boolean expected(StackTraceElement[] stack) {
+			for (StackTraceElement frame : stack) {
+				if (frame.getMethodName().equals("<clinit>")
+						|| frame.getMethodName().contains("blockHoundCatchesABlockingCallOnAParallelThread")) {
+					return true;
+				}
+			}
+			return false;
+		}
+
+		private static String describe(BlockingMethod method, StackTraceElement[] stack) {
+			StringBuilder description = new StringBuilder(method + " on " + Thread.currentThread().getName());
+			for (int i = 0; i < Math.min(stack.length, 40); i++) {
+				description.append("\n\tat ").append(stack[i]);
+			}
+			return description.toString();
+		}
+
 	}
 
 }
