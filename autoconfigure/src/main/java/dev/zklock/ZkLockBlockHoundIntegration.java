@@ -14,11 +14,11 @@ import reactor.blockhound.integration.BlockHoundIntegration;
  * never sent or waited for there); and the queue of the lock core's scheduler, whose lock a
  * cancelled timer takes to leave the queue (an asynchronous release cancels its timer on the
  * thread that completes it) and the scheduler's thread holds only to take a task. Each may park
- * a thread for the few microseconds another one holds the lock. Reported as blocking, the error is thrown from inside the lock's wait: it
- * leaves the lock's queue broken, so that a thread waiting on it later is never woken (the
- * client's own threads, and every call on the client, would hang; the scheduler's thread, every
- * timer of the lock core and the template's close would too), or surfaces in the middle of
- * a state change and leaves a key locked. Nothing else is allowed: every other blocking call on
+ * a thread for the few microseconds another one holds the lock. Reported as blocking, the error
+ * is thrown from inside the lock's wait: it leaves the lock's queue broken, so that a thread
+ * waiting on it later is never woken (the client's own threads, and every call on the client,
+ * would hang; the scheduler's thread, every timer of the lock core and the template's close would
+ * too), or surfaces in the middle of a state change and leaves a key locked. Nothing else is allowed: every other blocking call on
  * a non-blocking thread is still reported. Loaded by BlockHound through
  * {@link java.util.ServiceLoader}.
  *
