@@ -9,31 +9,39 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
 
 import dev.zklock.ZkLockTemplate;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
 
 /**
- * Where the bytes of an uncontended call are allocated, thread by thread: one thread locks the
- * same key with zklock's defaults against an in-process server, warmed, then prints the bytes
- * each client-side thread allocated per call over three rounds (the server's threads, which
- * share this JVM, are left out). A probe to find where to cut, beside the JMH figures (JMH's GC
- * profiler counts every thread of a benchmark's process together); not a benchmark.
+ * Where the bytes and the CPU time of an uncontended call go, thread by thread: one thread locks
+ * the same key with zklock's defaults against an in-process server, warmed, then prints the bytes
+ * each client-side thread allocated and the CPU time it used per call over three rounds (the
+ * server's threads, which share this JVM, are left out). With {@code floor} as its second
+ * argument the thread makes the floor's call instead (the benchmarks' floor: a synchronous create
+ * and delete of a sequential node under the key's node, by the same client), so that the client's own cost of the two can be set side by side. A probe
+ * to find where to cut, beside the JMH figures (JMH's profilers count every thread of a
+ * benchmark's process together, the in-process server's too on the standalone setup); not a
+ * benchmark.
  * <p>
  * {@code java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
- * dev.zklock.benchmarks.AllocationProbe [calls per round, 8000]}, after {@code ./mvnw -B -q -pl
- * benchmarks -am package -DskipTests}.
+ * dev.zklock.benchmarks.AllocationProbe [calls per round, 8000] [zklock|floor]}, after
+ * {@code ./mvnw -B -q -pl benchmarks -am package -DskipTests}.
  */
 public final class AllocationProbe {
 
 	private static final String KEY = "uncontended";
+
+	private static final byte[] NO_DATA = new byte[0];
 
 	private AllocationProbe() {
 	}
 
 	public static void main(String[] args) throws Exception {
 		int calls = (args.length > 0) ? Integer.parseInt(args[0]) : 8000;
+		boolean floor = (args.length > 1) && "floor".equals(args[1]);
 		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
 			.getThreadMXBean();
 		try (TestingServer server = new TestingServer(true);
@@ -45,19 +53,28 @@ public final class AllocationProbe {
 			client.blockUntilConnected();
 			ZkLockTemplate template = new ZkLockTemplate(client, "/zklock", Duration.ofSeconds(30), false,
 					LockCallListener.NONE, LockSettings.DEFAULTS);
+			Runnable cycles = floor ? () -> floorCycles(client, calls) : () -> lockCycles(template, calls);
 			try {
-				lockCycles(template, calls);
+				cycles.run();
+				cycles.run();
 				for (int round = 1; round <= 3; round++) {
-					Map<Thread, Long> before = allocated(threads);
-					lockCycles(template, calls);
-					Map<Thread, Long> after = allocated(threads);
-					System.out.println("round " + round + ", bytes per call:");
-					after.forEach((thread, bytes) -> {
-						long perCall = (bytes - before.getOrDefault(thread, 0L)) / calls;
-						if (perCall > 0 && !isServers(thread)) {
-							System.out.printf("  %-50s %,8d%n", thread.getName(), perCall);
+					Map<Thread, long[]> before = used(threads);
+					cycles.run();
+					Map<Thread, long[]> after = used(threads);
+					System.out.println("round " + round + " (" + (floor ? "floor" : "zklock")
+							+ "), per call: bytes allocated, CPU time (ns)");
+					long[] total = new long[2];
+					after.forEach((thread, now) -> {
+						long[] then = before.getOrDefault(thread, new long[2]);
+						long bytes = (now[0] - then[0]) / calls;
+						long cpu = (now[1] - then[1]) / calls;
+						if ((bytes > 0 || cpu > 0) && !isServers(thread)) {
+							total[0] += bytes;
+							total[1] += cpu;
+							System.out.printf("  %-50s %,8d %,10d%n", thread.getName(), bytes, cpu);
 						}
 					});
+					System.out.printf("  %-50s %,8d %,10d%n", "client's threads", total[0], total[1]);
 				}
 			}
 			finally {
@@ -72,15 +89,34 @@ public final class AllocationProbe {
 		}
 	}
 
-	private static Map<Thread, Long> allocated(com.sun.management.ThreadMXBean threads) {
-		Map<Thread, Long> bytes = new LinkedHashMap<>();
-		for (Thread thread : Thread.getAllStackTraces().keySet()) {
-			long allocated = threads.getThreadAllocatedBytes(thread.getId());
-			if (allocated >= 0) {
-				bytes.put(thread, allocated);
+	private static void floorCycles(CuratorFramework client, int calls) {
+		try {
+			for (int i = 0; i < calls; i++) {
+				String path = client.create()
+					.creatingParentContainersIfNeeded()
+					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+					.forPath("/floor/" + KEY + "/lock-", NO_DATA);
+				client.delete().forPath(path);
 			}
 		}
-		return bytes;
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * Each live thread's allocated bytes and CPU time so far.
+	 */
+	private static Map<Thread, long[]> used(com.sun.management.ThreadMXBean threads) {
+		Map<Thread, long[]> used = new LinkedHashMap<>();
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			long allocated = threads.getThreadAllocatedBytes(thread.getId());
+			long cpu = threads.getThreadCpuTime(thread.getId());
+			if (allocated >= 0 && cpu >= 0) {
+				used.put(thread, new long[] { allocated, cpu });
+			}
+		}
+		return used;
 	}
 
 	/**
