@@ -655,13 +655,14 @@ final class KeyLock {
 	 * delete before the create that follows it) and completions of waiting calls.
 	 */
 	private void unlock() {
-		List<Runnable> ready = List.of();
+		Runnable ready = null;
 		if (this.mutex.getHoldCount() == 1 && !this.deferred.isEmpty()) {
-			ready = new ArrayList<>(this.deferred);
-			this.deferred.clear();
+			ready = Deferred.take(this.deferred);
 		}
 		this.mutex.unlock();
-		ready.forEach(Runnable::run);
+		if (ready != null) {
+			ready.run();
+		}
 	}
 
 }

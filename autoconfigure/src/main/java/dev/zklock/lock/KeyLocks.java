@@ -59,7 +59,16 @@ final class KeyLocks {
 	}
 
 	KeyLock obtain(String key, String keyPath) {
-		return this.keys.computeIfAbsent(key, (k) -> new KeyLock(k, keyPath, this));
+		KeyLock existing = this.keys.get(key);
+		if (existing != null) {
+			return existing;
+		}
+		// A key lock is made by nearly every uncontended call (the last release retires it):
+		// made and put without computeIfAbsent's function, at the cost of an unused one when two
+		// threads make the key's first at once.
+		KeyLock made = new KeyLock(key, keyPath, this);
+		existing = this.keys.putIfAbsent(key, made);
+		return (existing != null) ? existing : made;
 	}
 
 	List<KeyLock> all() {

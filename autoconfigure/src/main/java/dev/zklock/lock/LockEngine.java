@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -40,6 +41,11 @@ public final class LockEngine implements AutoCloseable {
 	private static final int PATH_CACHE_SIZE = 1024;
 
 	private final ZooKeeperPort port;
+
+	/**
+	 * The port's clock, made once: every call's deadline reads it.
+	 */
+	private final LongSupplier clock;
 
 	private final LockSettings settings;
 
@@ -109,6 +115,7 @@ public final class LockEngine implements AutoCloseable {
 		this.tokensPerWrite = tokensPerWrite;
 		this.scheduler = scheduler;
 		this.port = port.apply(scheduler);
+		this.clock = this.port::nanoTime;
 		this.listener = listener;
 		this.settings = settings;
 		this.pauseMonitor = pauseMonitor;
@@ -204,7 +211,7 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public @Nullable Acquisition acquire(List<String> orderedKeys, LockMode mode, Duration waitTime)
 			throws InterruptedException {
-		Deadline deadline = Deadline.after(waitTime, this.port::nanoTime);
+		Deadline deadline = Deadline.after(waitTime, this.clock);
 		while (true) {
 			List<Hold> holds = new ArrayList<>(orderedKeys.size());
 			boolean acquired = false;
@@ -267,7 +274,7 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public CompletableFuture<@Nullable Acquisition> acquireAsync(List<String> orderedKeys, LockMode mode,
 			Duration waitTime, Executor executor) {
-		return new AsyncAcquisition(this, orderedKeys, mode, Deadline.after(waitTime, this.port::nanoTime), executor)
+		return new AsyncAcquisition(this, orderedKeys, mode, Deadline.after(waitTime, this.clock), executor)
 			.start();
 	}
 

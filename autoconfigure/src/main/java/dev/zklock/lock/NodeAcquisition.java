@@ -618,18 +618,19 @@ final class NodeAcquisition {
 
 	private void locked(Runnable action) {
 		acquire();
-		List<Runnable> ready = List.of();
+		Runnable ready = null;
 		try {
 			action.run();
 		}
 		finally {
 			if (this.lock.getHoldCount() == 1 && !this.pending.isEmpty()) {
-				ready = new ArrayList<>(this.pending);
-				this.pending.clear();
+				ready = Deferred.take(this.pending);
 			}
 			this.lock.unlock();
 		}
-		ready.forEach(Runnable::run);
+		if (ready != null) {
+			ready.run();
+		}
 	}
 
 	/**

@@ -50,12 +50,9 @@ public final class CallContext {
 	 * @param context the context, {@code null} for none
 	 */
 	public static void set(@Nullable CallContext context) {
-		if (context != null) {
-			current.set(context);
-		}
-		else {
-			current.remove();
-		}
+		// Set to null rather than removed: the thread keeps its entry for the next call, which
+		// would otherwise make a new one, and a null value holds nothing.
+		current.set(context);
 	}
 
 	/**
