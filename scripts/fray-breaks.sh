@@ -68,6 +68,10 @@ breaks = {
   'deadline-interrupt-outlives-wait': ('RequestDeadlinesFrayTests', [('zookeeper/RequestDeadlines.java',
       'if (wait.state.compareAndSet(WAITING, ENDED)) {\n\t\t\treturn false;\n\t\t}\n\t\twhile (wait.state.get() != INTERRUPTED) {\n\t\t\tThread.onSpinWait();\n\t\t}',
       'if (wait.state.get() != INTERRUPTED) {\n\t\t\treturn false;\n\t\t}')]),
+  # The registry of key locks (KeyLocksFrayTests): two calls making a key's first lock at once, each
+  # keeping its own.
+  'key-lock-made-twice': ('KeyLocksFrayTests', [('lock/KeyLocks.java',
+      'return (existing != null) ? existing : made;', 'return made;')]),
   # Elections (ElectionFrayTests): a stop and start again, and a yield, against the events.
   'stopped-election-strips-watches-late': ('ElectionFrayTests', [('leader/GroupElection.java',
       'this.port.removeConnectionListener(this.connectionListener);\n\t\tthis.check.removeWatches();',
