@@ -9,9 +9,10 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.CreateMode;
 
 import dev.zklock.ZkLockTemplate;
+import dev.zklock.benchmarks.library.ExclusiveLocks;
+import dev.zklock.benchmarks.library.Library;
 import dev.zklock.lock.LockCallListener;
 import dev.zklock.lock.LockSettings;
 
@@ -20,11 +21,11 @@ import dev.zklock.lock.LockSettings;
  * the same key with zklock's defaults against an in-process server, warmed, then prints the bytes
  * each client-side thread allocated and the CPU time it used per call over three rounds (the
  * server's threads, which share this JVM, are left out). With {@code floor} as its second
- * argument the thread makes the floor's call instead (the benchmarks' floor: a synchronous create
- * and delete of a sequential node under the key's node, by the same client), so that the client's own cost of the two can be set side by side. A probe
- * to find where to cut, beside the JMH figures (JMH's profilers count every thread of a
- * benchmark's process together, the in-process server's too on the standalone setup); not a
- * benchmark.
+ * argument the thread makes the floor's call instead ({@link Library#FLOOR}, the benchmarks' own:
+ * a synchronous create and delete of a sequential node under the key's node, by the same
+ * client), so that the client's own cost of the two can be set side by side. A probe to find
+ * where to cut, beside the JMH figures (JMH's profilers count every thread of a benchmark's
+ * process together); not a benchmark.
  * <p>
  * {@code java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
  * dev.zklock.benchmarks.AllocationProbe [calls per round, 8000] [zklock|floor]}, after
@@ -34,7 +35,8 @@ public final class AllocationProbe {
 
 	private static final String KEY = "uncontended";
 
-	private static final byte[] NO_DATA = new byte[0];
+	private static final Runnable NOTHING = () -> {
+	};
 
 	private AllocationProbe() {
 	}
@@ -53,7 +55,8 @@ public final class AllocationProbe {
 			client.blockUntilConnected();
 			ZkLockTemplate template = new ZkLockTemplate(client, "/zklock", Duration.ofSeconds(30), false,
 					LockCallListener.NONE, LockSettings.DEFAULTS);
-			Runnable cycles = floor ? () -> floorCycles(client, calls) : () -> lockCycles(template, calls);
+			ExclusiveLocks floorCycle = Library.FLOOR.exclusive(client);
+			Runnable cycles = floor ? () -> floorCycles(floorCycle, calls) : () -> lockCycles(template, calls);
 			try {
 				cycles.run();
 				cycles.run();
@@ -89,14 +92,10 @@ public final class AllocationProbe {
 		}
 	}
 
-	private static void floorCycles(CuratorFramework client, int calls) {
+	private static void floorCycles(ExclusiveLocks floor, int calls) {
 		try {
 			for (int i = 0; i < calls; i++) {
-				String path = client.create()
-					.creatingParentContainersIfNeeded()
-					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-					.forPath("/floor/" + KEY + "/lock-", NO_DATA);
-				client.delete().forPath(path);
+				floor.runExclusive(KEY, NOTHING);
 			}
 		}
 		catch (Exception ex) {
