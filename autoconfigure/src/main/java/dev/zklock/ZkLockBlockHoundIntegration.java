@@ -18,9 +18,9 @@ import reactor.blockhound.integration.BlockHoundIntegration;
  * is thrown from inside the lock's wait: it leaves the lock's queue broken, so that a thread
  * waiting on it later is never woken (the client's own threads, and every call on the client,
  * would hang; the scheduler's thread, every timer of the lock core and the template's close would
- * too), or surfaces in the middle of a state change and leaves a key locked. Nothing else is allowed: every other blocking call on
- * a non-blocking thread is still reported. Loaded by BlockHound through
- * {@link java.util.ServiceLoader}.
+ * too), or surfaces in the middle of a state change and leaves a key locked. Nothing else is
+ * allowed: every other blocking call on a non-blocking thread is still reported. Loaded by
+ * BlockHound through {@link java.util.ServiceLoader}.
  *
  * @since 0.1.0
  */
