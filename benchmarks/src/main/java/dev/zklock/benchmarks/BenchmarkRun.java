@@ -26,6 +26,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.Election;
+import dev.zklock.benchmarks.report.CpuAccount;
 import dev.zklock.benchmarks.report.LoadAverage;
 import dev.zklock.benchmarks.report.LoadRecorder;
 import dev.zklock.benchmarks.report.Machine;
@@ -35,17 +36,19 @@ import dev.zklock.benchmarks.report.ReportWriter;
 import dev.zklock.benchmarks.report.RunReport;
 import dev.zklock.benchmarks.report.ServerDescription;
 import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.report.TurnsReport;
 import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.ProcessCpuProfiler;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
+import dev.zklock.benchmarks.workload.UncontendedInTurns;
 import dev.zklock.benchmarks.workload.ZooKeeperTarget;
 import dev.zklock.test.ZooKeeperEnsemble;
 
 /**
  * Runs the whole benchmark set against each ZooKeeper setup in turn and writes the report:
- * the JMH workloads, then the requests per lock cycle (standalone server only), then the
- * leader failovers. Settings come from {@code bench.*} system properties (see
+ * the requests per lock cycle (standalone server only), the JMH workloads, the uncontended call
+ * and the floor in turns, then the leader failovers. Settings come from {@code bench.*} system properties (see
  * {@link RunSettings}).
  */
 public final class BenchmarkRun {
@@ -115,16 +118,24 @@ public final class BenchmarkRun {
 				requests = RequestsPerCycle.measure(servers.connectString(), servers.clientPort(1),
 						this.settings.requestCycles());
 			}
-			log("Running the JMH workloads");
+			if (!this.settings.include().isBlank()) {
+				log("Running the JMH workloads");
+			}
 			Path grantsFile = Files.createDirectories(this.settings.logs()).resolve("grants-" + setup.id() + ".txt");
 			Files.deleteIfExists(grantsFile);
 			List<String> childJvmArgs = new ArrayList<>(this.settings.childJvmArgs());
 			childJvmArgs.addAll(clientArgs);
-			List<Measurement> measurements = jmh(pinned.connectString(), grantsFile, setup, clientArgs, childJvmArgs);
+			List<Measurement> measurements = this.settings.include().isBlank() ? List.of()
+					: jmh(pinned.connectString(), grantsFile, setup, clientArgs, childJvmArgs);
 			List<GrantCount> grants = Files.exists(grantsFile)
 					? Files.readAllLines(grantsFile).stream().filter((line) -> !line.isBlank()).map(GrantCount::parse)
 						.toList()
 					: List.of();
+			TurnsReport turns = TurnsReport.NONE;
+			if (this.settings.turns() > 0) {
+				log("Measuring the uncontended call and the floor in turns (workload 1i)");
+				turns = turns(pinned.connectString(), setup, clientArgs);
+			}
 			List<LeaderFailover.Result> failovers = new ArrayList<>();
 			if (this.settings.failoverRepetitions() > 0) {
 				for (Election election : Election.values()) {
@@ -134,11 +145,26 @@ public final class BenchmarkRun {
 							childJvmArgs));
 				}
 			}
-			return new SetupReport(setup, description, pinned.describe(), measurements, grants, requests, failovers);
+			return new SetupReport(setup, description, pinned.describe(), measurements, grants, requests, turns,
+					failovers);
 		}
 		finally {
 			setClientProperties(List.of());
 		}
+	}
+
+	private TurnsReport turns(String connectString, ZooKeeperSetup setup, List<String> clientArgs) throws Exception {
+		List<String> forkJvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
+		forkJvmArgs.addAll(clientArgs);
+		UncontendedInTurns.Settings turns = new UncontendedInTurns.Settings(Math.max(1, this.settings.forks()),
+				this.settings.turnWarmup(), this.settings.turns(), this.settings.turnTime());
+		LoadAverage loadBefore = LoadAverage.read();
+		CpuAccount cpuBefore = CpuAccount.read();
+		List<UncontendedInTurns.Fork> forks = UncontendedInTurns.measure(connectString, turns, forkJvmArgs,
+				this.settings.logs(), setup.id());
+		CpuAccount cpuAfter = CpuAccount.read();
+		return new TurnsReport(forks, new Measurement.Load(loadBefore, LoadAverage.read(),
+				cpuAfter.otherProcessors(cpuBefore)));
 	}
 
 	/**

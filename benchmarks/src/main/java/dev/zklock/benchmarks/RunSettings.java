@@ -25,14 +25,16 @@ public final class RunSettings {
 					Map.entry("setups", "standalone,ensemble"), Map.entry("requestCycles", "1000"),
 					Map.entry("failoverRepetitions", "10"), Map.entry("failoverSessionTimeout", "10s"),
 					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md"),
-					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m")),
+					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
+					Map.entry("turns", "0"), Map.entry("turnTime", "1s"), Map.entry("turnWarmup", "120s")),
 			"smoke",
 			Map.ofEntries(Map.entry("forks", "1"), Map.entry("warmupIterations", "1"), Map.entry("warmupTime", "200ms"),
 					Map.entry("iterations", "3"), Map.entry("iterationTime", "300ms"),
 					Map.entry("setups", "standalone,ensemble"), Map.entry("requestCycles", "50"),
 					Map.entry("failoverRepetitions", "1"), Map.entry("failoverSessionTimeout", "4s"),
 					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md"),
-					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m")),
+					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
+					Map.entry("turns", "3"), Map.entry("turnTime", "200ms"), Map.entry("turnWarmup", "1s")),
 			"test",
 			Map.ofEntries(Map.entry("forks", "0"), Map.entry("warmupIterations", "0"), Map.entry("warmupTime", "100ms"),
 					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"),
@@ -40,7 +42,8 @@ public final class RunSettings {
 					Map.entry("requestCycles", "5"), Map.entry("failoverRepetitions", "1"),
 					Map.entry("failoverSessionTimeout", "1s"), Map.entry("tickTime", "200"),
 					Map.entry("output", "target/BENCHMARKS-test.md"), Map.entry("logs", "target/benchmark-logs"),
-					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1")));
+					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"),
+					Map.entry("turns", "2"), Map.entry("turnTime", "100ms"), Map.entry("turnWarmup", "200ms")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
 			"library", "", "forceSync", "yes", "command", "(not given)", "busyProcessors", "0.25", "ensembleServer",
@@ -158,7 +161,7 @@ public final class RunSettings {
 	}
 
 	/**
-	 * Return the regular expression of the JMH benchmarks to run.
+	 * Return the regular expression of the JMH benchmarks to run; empty runs none.
 	 * @return the expression
 	 */
 	public String include() {
@@ -229,6 +232,31 @@ public final class RunSettings {
 	 */
 	public Duration failoverSessionTimeout() {
 		return duration("failoverSessionTimeout");
+	}
+
+	/**
+	 * Return the measured pairs of turns of each fork of workload 1i (the uncontended call and
+	 * the floor taking turns in one JVM); 0 skips it.
+	 * @return the pairs
+	 */
+	public int turns() {
+		return integer("turns");
+	}
+
+	/**
+	 * Return the length of one turn of workload 1i.
+	 * @return the time
+	 */
+	public Duration turnTime() {
+		return duration("turnTime");
+	}
+
+	/**
+	 * Return the warmup of each fork of workload 1i, in turns of both sides.
+	 * @return the time
+	 */
+	public Duration turnWarmup() {
+		return duration("turnWarmup");
 	}
 
 	/**

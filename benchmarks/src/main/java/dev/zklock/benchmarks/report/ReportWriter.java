@@ -68,6 +68,9 @@ public final class ReportWriter {
 			for (JmhWorkload workload : JmhWorkload.values()) {
 				ResultTables.jmh(out, workload, setup, report.settings().busyProcessors());
 			}
+			if (setup.turns().isMeasured()) {
+				setup.turns().appendTo(out, report.settings().busyProcessors());
+			}
 			if (!setup.requests().isEmpty()) {
 				out.append("#### 7. ZooKeeper requests per lock cycle\n\n");
 				out.append("Counted by the server over many uncontended cycles of one client: the packets received "

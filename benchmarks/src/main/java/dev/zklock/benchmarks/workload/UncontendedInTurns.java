@@ -1,0 +1,202 @@
+package dev.zklock.benchmarks.workload;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.zklock.test.JavaProcess;
+
+/**
+ * Workload 1i: the uncontended call (zklock's defaults, one thread, one key) and the floor (a
+ * synchronous create and delete by the same kind of client) taking turns in one JVM, so that
+ * both meet the same moments of the machine. Workload 1 measures them in JMH forks minutes
+ * apart, and the disk's syncs, which bound both, drift between those minutes as much as the
+ * libraries differ; here each fork ({@link UncontendedInTurnsFork}) alternates turns of equal
+ * length (floor then zklock, zklock then floor) after a warmup of the same turns, and compares
+ * the two within itself: the median of its pairs' throughput ratios, and its totals of each
+ * side. The forks run one after the other, each in a JVM of its own with the JMH forks' options.
+ */
+public final class UncontendedInTurns {
+
+	private static final Duration START_AND_END = Duration.ofMinutes(2);
+
+	private static final Pattern SIDE = Pattern.compile("^" + UncontendedInTurnsFork.SIDE
+			+ "(\\S+) (\\d+) (\\d+) (\\d+) (-?\\d+) (\\d+) (\\d+) (\\d+)$", Pattern.MULTILINE);
+
+	private static final Pattern RATIOS = Pattern
+		.compile("^" + UncontendedInTurnsFork.RATIOS + "([\\d.]+) ([\\d.]+) ([\\d.]+)$", Pattern.MULTILINE);
+
+	/**
+	 * One side's totals over a fork's measured turns.
+	 *
+	 * @param library the library's id
+	 * @param calls the calls made
+	 * @param nanos the time of its turns
+	 * @param cpuNanos the CPU time of the whole process (every thread) during its turns
+	 * @param compilerNanos the CPU time of the JIT compiler's threads during its turns, -1 where
+	 * the system does not tell it
+	 * @param bytes the bytes allocated by every thread during its turns
+	 * @param p50Nanos the median call
+	 * @param p99Nanos the 99th percentile call
+	 */
+	public record Side(String library, long calls, long nanos, long cpuNanos, long compilerNanos, long bytes,
+			long p50Nanos, long p99Nanos) {
+
+		/**
+		 * Return the calls per second.
+		 * @return the throughput
+		 */
+		public double perSecond() {
+			return this.calls * 1e9 / this.nanos;
+		}
+
+		/**
+		 * Return the process's CPU time per call, in nanoseconds.
+		 * @return the CPU time
+		 */
+		public double cpuPerCall() {
+			return (double) this.cpuNanos / this.calls;
+		}
+
+		/**
+		 * Return the process's CPU time per call without the JIT compiler's threads, in
+		 * nanoseconds; NaN where the compiler's time is not known.
+		 * @return the CPU time
+		 */
+		public double cpuWithoutCompilerPerCall() {
+			return (this.compilerNanos < 0) ? Double.NaN : (double) (this.cpuNanos - this.compilerNanos) / this.calls;
+		}
+
+		/**
+		 * Return the JIT compiler's share of the process's CPU time, NaN where not known.
+		 * @return the share, from 0 to 1
+		 */
+		public double compilerShare() {
+			return (this.compilerNanos < 0) ? Double.NaN : (double) this.compilerNanos / this.cpuNanos;
+		}
+
+		/**
+		 * Return the bytes allocated per call.
+		 * @return the bytes
+		 */
+		public double bytesPerCall() {
+			return (double) this.bytes / this.calls;
+		}
+
+	}
+
+	/**
+	 * What one fork measured.
+	 *
+	 * @param floor the floor's side
+	 * @param zkLock zklock's side
+	 * @param throughputRatio the median, over the fork's pairs of turns, of zklock's calls per
+	 * second over the floor's in the same pair
+	 * @param leastRatio the least of those ratios
+	 * @param greatestRatio the greatest
+	 */
+	public record Fork(Side floor, Side zkLock, double throughputRatio, double leastRatio, double greatestRatio) {
+
+		/**
+		 * Return zklock's p99 over the floor's.
+		 * @return the ratio
+		 */
+		public double p99Ratio() {
+			return (double) this.zkLock.p99Nanos() / this.floor.p99Nanos();
+		}
+
+		/**
+		 * Return zklock's process CPU per call over the floor's.
+		 * @return the ratio
+		 */
+		public double cpuRatio() {
+			return this.zkLock.cpuPerCall() / this.floor.cpuPerCall();
+		}
+
+		/**
+		 * Return zklock's process CPU per call over the floor's, both without the JIT compiler.
+		 * @return the ratio, NaN where not known
+		 */
+		public double cpuWithoutCompilerRatio() {
+			return this.zkLock.cpuWithoutCompilerPerCall() / this.floor.cpuWithoutCompilerPerCall();
+		}
+
+	}
+
+	/**
+	 * The settings of the workload.
+	 *
+	 * @param forks the forks, one after the other
+	 * @param warmup the warmup of each fork, in turns of both sides
+	 * @param pairs the measured pairs of turns of each fork
+	 * @param turn the length of one turn
+	 */
+	public record Settings(int forks, Duration warmup, int pairs, Duration turn) {
+
+	}
+
+	private UncontendedInTurns() {
+	}
+
+	/**
+	 * Measure the forks.
+	 * @param connectString the ZooKeeper server every client connects to
+	 * @param settings the settings
+	 * @param jvmArgs the JVM options of the forks
+	 * @param logs the folder for the forks' output ({@code turns-<name>-<fork>.log})
+	 * @param name the name of the setup, in the log files' names
+	 * @return one result per fork
+	 * @throws Exception when a fork fails
+	 */
+	public static List<Fork> measure(String connectString, Settings settings, List<String> jvmArgs, Path logs,
+			String name) throws Exception {
+		Duration longest = settings.warmup()
+			.plus(settings.turn().multipliedBy(2L * settings.pairs()))
+			.multipliedBy(2)
+			.plus(START_AND_END);
+		List<Fork> forks = new ArrayList<>();
+		for (int fork = 1; fork <= settings.forks(); fork++) {
+			Path output = Files.createDirectories(logs).resolve("turns-" + name + "-" + fork + ".log");
+			Files.deleteIfExists(output);
+			try (JavaProcess process = JavaProcess.builder(UncontendedInTurnsFork.class)
+				.name("turns-" + name + "-" + fork)
+				.jvmArgs(jvmArgs.toArray(String[]::new))
+				.args(connectString, Long.toString(settings.warmup().toMillis()), Integer.toString(settings.pairs()),
+						Long.toString(settings.turn().toMillis()))
+				.output(output)
+				.start()) {
+				process.awaitOutput("^" + UncontendedInTurnsFork.DONE + "$", longest);
+				forks.add(parse(process.outputText()));
+			}
+		}
+		return forks;
+	}
+
+	static Fork parse(String output) {
+		Matcher side = SIDE.matcher(output);
+		Side floor = null;
+		Side zkLock = null;
+		while (side.find()) {
+			Side parsed = new Side(side.group(1), Long.parseLong(side.group(2)), Long.parseLong(side.group(3)),
+					Long.parseLong(side.group(4)), Long.parseLong(side.group(5)), Long.parseLong(side.group(6)),
+					Long.parseLong(side.group(7)), Long.parseLong(side.group(8)));
+			if (floor == null) {
+				floor = parsed;
+			}
+			else {
+				zkLock = parsed;
+			}
+		}
+		Matcher ratios = RATIOS.matcher(output);
+		if (floor == null || zkLock == null || !ratios.find()) {
+			throw new IllegalStateException("A fork of workload 1i printed no figures:\n" + output);
+		}
+		return new Fork(floor, zkLock, Double.parseDouble(ratios.group(1)), Double.parseDouble(ratios.group(2)),
+				Double.parseDouble(ratios.group(3)));
+	}
+
+}

@@ -1,0 +1,228 @@
+package dev.zklock.benchmarks.workload;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+
+import org.apache.curator.framework.CuratorFramework;
+
+import dev.zklock.benchmarks.library.CuratorClients;
+import dev.zklock.benchmarks.library.ExclusiveLocks;
+import dev.zklock.benchmarks.library.Library;
+
+/**
+ * One fork of workload 1i ({@link UncontendedInTurns}), in a JVM of its own: the floor and
+ * zklock's defaults, each on a client of its own, take turns of equal length on one thread,
+ * first to warm up, then measured; it prints each side's totals and the median of the turns'
+ * throughput ratios, then {@value #DONE}.
+ * <p>
+ * Arguments: the connect string, the warmup in milliseconds, the measured pairs of turns, the
+ * length of a turn in milliseconds.
+ */
+public final class UncontendedInTurnsFork {
+
+	/** The start of the line that gives one side's totals. */
+	static final String SIDE = "side ";
+
+	/** The start of the line that gives the median, least and greatest of the turns' ratios. */
+	static final String RATIOS = "turn ratios ";
+
+	/** The last line of a fork that measured. */
+	static final String DONE = "done";
+
+	private static final String KEY = "uncontended";
+
+	private static final Runnable NO_WORK = () -> {
+	};
+
+	/** The names Linux gives the JIT compiler's threads (15 characters at most). */
+	private static final String[] COMPILER_THREADS = { "C1 CompilerThre", "C2 CompilerThre" };
+
+	private static final Path TASKS = Path.of("/proc/self/task");
+
+	private UncontendedInTurnsFork() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		String connectString = args[0];
+		Duration warmup = Duration.ofMillis(Long.parseLong(args[1]));
+		int pairs = Integer.parseInt(args[2]);
+		Duration turn = Duration.ofMillis(Long.parseLong(args[3]));
+		try (CuratorFramework floorClient = CuratorClients.connect(connectString);
+				CuratorFramework zkLockClient = CuratorClients.connect(connectString);
+				ExclusiveLocks floorLocks = Library.FLOOR.exclusive(floorClient);
+				ExclusiveLocks zkLocks = Library.ZKLOCK.exclusive(zkLockClient)) {
+			Side floor = new Side(Library.FLOOR.id(), floorLocks);
+			Side zkLock = new Side(Library.ZKLOCK.id(), zkLocks);
+			long warmupEnd = System.nanoTime() + warmup.toNanos();
+			do {
+				floor.turn(turn, false);
+				zkLock.turn(turn, false);
+			}
+			while (System.nanoTime() - warmupEnd < 0);
+			double[] ratios = new double[pairs];
+			for (int pair = 0; pair < pairs; pair++) {
+				// First the floor, then zklock, then the other way round: a drift of the machine
+				// within a pair weighs on both sides alike.
+				boolean floorFirst = (pair % 2 == 0);
+				double first = (floorFirst ? floor : zkLock).turn(turn, true);
+				double second = (floorFirst ? zkLock : floor).turn(turn, true);
+				ratios[pair] = floorFirst ? second / first : first / second;
+			}
+			Arrays.sort(ratios);
+			System.out.println(floor.totals());
+			System.out.println(zkLock.totals());
+			System.out.println(String.format(Locale.ROOT, "%s%.6f %.6f %.6f", RATIOS, median(ratios), ratios[0],
+					ratios[ratios.length - 1]));
+			System.out.println(DONE);
+		}
+		System.exit(0);
+	}
+
+	private static double median(double[] sorted) {
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	/**
+	 * The CPU time, in nanoseconds, that the JIT compiler's threads of this JVM have used, from
+	 * {@code /proc/self/task/<thread>/schedstat}; -1 where the system does not tell it.
+	 */
+	static long compilerNanos() {
+		if (!Files.isDirectory(TASKS)) {
+			return -1;
+		}
+		long total = 0;
+		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+			for (Path task : tasks) {
+				try {
+					String name = Files.readString(task.resolve("comm")).strip();
+					if (name.startsWith(COMPILER_THREADS[0]) || name.startsWith(COMPILER_THREADS[1])) {
+						String schedstat = Files.readString(task.resolve("schedstat"));
+						total += Long.parseLong(schedstat.substring(0, schedstat.indexOf(' ')));
+					}
+				}
+				catch (IOException ex) {
+					// The thread ended while it was read: its time is no longer counted anywhere.
+				}
+			}
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+		return total;
+	}
+
+	/**
+	 * One library's side of the turns: its totals over the measured turns, and the time of each
+	 * of its measured calls.
+	 */
+	private static final class Side {
+
+		private static final com.sun.management.OperatingSystemMXBean SYSTEM = (com.sun.management.OperatingSystemMXBean) ManagementFactory
+			.getOperatingSystemMXBean();
+
+		private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory
+			.getThreadMXBean();
+
+		private final String library;
+
+		private final ExclusiveLocks locks;
+
+		private long[] callNanos = new long[1 << 16];
+
+		private int calls;
+
+		private long nanos;
+
+		private long cpuNanos;
+
+		private long compilerNanos;
+
+		private long bytes;
+
+		Side(String library, ExclusiveLocks locks) {
+			this.library = library;
+			this.locks = locks;
+		}
+
+		/**
+		 * Make calls for the length of a turn, one after the other.
+		 * @return the calls per second of the turn
+		 */
+		double turn(Duration length, boolean measured) throws Exception {
+			// The windows nest so that reading the compiler's threads (a walk of /proc) falls in
+			// neither the CPU nor the bytes counted for the calls.
+			long compilerBefore = compilerNanos();
+			long bytesBefore = allocatedBytes();
+			long cpuBefore = SYSTEM.getProcessCpuTime();
+			long start = System.nanoTime();
+			long end = start + length.toNanos();
+			int calls = 0;
+			long now = start;
+			while (now - end < 0) {
+				long callStart = now;
+				this.locks.runExclusive(KEY, NO_WORK);
+				now = System.nanoTime();
+				if (measured) {
+					record(now - callStart);
+				}
+				calls++;
+			}
+			long elapsed = now - start;
+			if (measured) {
+				this.cpuNanos += SYSTEM.getProcessCpuTime() - cpuBefore;
+				this.bytes += allocatedBytes() - bytesBefore;
+				long compilerAfter = compilerNanos();
+				this.compilerNanos = (compilerBefore < 0 || compilerAfter < 0 || this.compilerNanos < 0) ? -1
+						: this.compilerNanos + compilerAfter - compilerBefore;
+				this.nanos += elapsed;
+			}
+			return calls * 1e9 / elapsed;
+		}
+
+		private void record(long callNanos) {
+			if (this.calls == this.callNanos.length) {
+				this.callNanos = Arrays.copyOf(this.callNanos, this.calls * 2);
+			}
+			this.callNanos[this.calls++] = callNanos;
+		}
+
+		private static long allocatedBytes() {
+			long total = 0;
+			for (long bytes : THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) {
+				if (bytes > 0) {
+					total += bytes;
+				}
+			}
+			return total;
+		}
+
+		/**
+		 * The line of this side's totals: the library, calls, nanoseconds, process CPU
+		 * nanoseconds, the compiler's CPU nanoseconds, bytes allocated, p50 and p99 of a call in
+		 * nanoseconds.
+		 */
+		String totals() {
+			long[] sorted = Arrays.copyOf(this.callNanos, this.calls);
+			Arrays.sort(sorted);
+			return SIDE + this.library + " " + this.calls + " " + this.nanos + " " + this.cpuNanos + " "
+					+ this.compilerNanos + " " + this.bytes + " " + percentile(sorted, 0.5) + " "
+					+ percentile(sorted, 0.99);
+		}
+
+		private static long percentile(long[] sorted, double fraction) {
+			if (sorted.length == 0) {
+				return 0;
+			}
+			return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+		}
+
+	}
+
+}
