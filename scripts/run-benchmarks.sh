@@ -9,10 +9,10 @@
 #                                        one workload of the standalone server again, with the full run's
 #                                        forks and iterations, for the libraries named (a row and its
 #                                        baseline); writes benchmarks/target/BENCHMARKS-rerun.md (5 to 10 min)
-#   scripts/run-benchmarks.sh --turns    workload 1i alone: the uncontended call and the floor taking turns in one
-#                                        JVM, 3 forks of 120 s warmup and 60 measured pairs of 1 s turns, standalone
-#                                        server and 3-server ensemble; writes benchmarks/target/BENCHMARKS-turns.md
-#                                        (about 30 min)
+#   scripts/run-benchmarks.sh --turns    workload 1i alone: the uncontended call, the floor and zklock's two
+#                                        transactions without a lock taking turns in one JVM, 3 forks of 120 s warmup
+#                                        and 50 measured rounds of 1 s turns, standalone server and 3-server ensemble;
+#                                        writes benchmarks/target/BENCHMARKS-turns.md (about 30 min)
 #   scripts/run-benchmarks.sh --tls      the uncontended lock of Curator and zklock over TLS against plaintext, on
 #                                        the same server configuration (Netty, a TLS and a plaintext port), with the
 #                                        full run's forks; writes benchmarks/target/BENCHMARKS-tls.md (5 to 10 min)
@@ -33,9 +33,11 @@
 #   library                 library ids to run, comma-separated (JMH's library parameter) [all]
 #   busyProcessors          processors that other processes than the run's own may keep busy, on average
 #                           during a benchmark, before it is marked busy    [0.25]
-#   turns                   measured pairs of turns per fork of workload 1i (the uncontended call and the
-#                           floor taking turns in one JVM, bench.forks JVMs one after the other), 0 = skip [0]
+#   turns                   measured rounds per fork of workload 1i (the uncontended call and the floor
+#                           taking turns in one JVM, bench.forks JVMs one after the other), 0 = skip [0]
 #   turnTime                length of one turn of workload 1i             [1s]
+#   turnLibraries           libraries taking turns: floor, zklock, then any beside them
+#                                                                         [floor,zklock,shape-two-multis-sync]
 #   turnWarmup              warmup of each fork of workload 1i, in turns   [120s]
 #   requestCycles           lock cycles per library for workload 7, 0 = skip        [1000]
 #   failoverRepetitions     failovers per kind of shutdown for workload 8, 0 = skip [10]
@@ -66,7 +68,7 @@ while [ $# -gt 0 ]; do
 				"-Dbench.output=benchmarks/target/BENCHMARKS-rerun.md")
 			shift 2 ;;
 		--turns)
-			args+=("-Dbench.include=" "-Dbench.turns=60" "-Dbench.requestCycles=0" "-Dbench.failoverRepetitions=0"
+			args+=("-Dbench.include=" "-Dbench.turns=50" "-Dbench.requestCycles=0" "-Dbench.failoverRepetitions=0"
 				"-Dbench.output=benchmarks/target/BENCHMARKS-turns.md") ;;
 		--tls)
 			args+=("-Dbench.include=dev\\.zklock\\.benchmarks\\.workload\\.UncontendedBenchmark\\..*"

@@ -157,7 +157,8 @@ public final class BenchmarkRun {
 		List<String> forkJvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
 		forkJvmArgs.addAll(clientArgs);
 		UncontendedInTurns.Settings turns = new UncontendedInTurns.Settings(Math.max(1, this.settings.forks()),
-				this.settings.turnWarmup(), this.settings.turns(), this.settings.turnTime());
+				this.settings.turnWarmup(), this.settings.turns(), this.settings.turnTime(),
+				this.settings.turnLibraries());
 		LoadAverage loadBefore = LoadAverage.read();
 		CpuAccount cpuBefore = CpuAccount.read();
 		List<UncontendedInTurns.Fork> forks = UncontendedInTurns.measure(connectString, turns, forkJvmArgs,

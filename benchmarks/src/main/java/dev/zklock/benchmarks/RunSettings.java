@@ -26,7 +26,8 @@ public final class RunSettings {
 					Map.entry("failoverRepetitions", "10"), Map.entry("failoverSessionTimeout", "10s"),
 					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md"),
 					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
-					Map.entry("turns", "0"), Map.entry("turnTime", "1s"), Map.entry("turnWarmup", "120s")),
+					Map.entry("turns", "0"), Map.entry("turnTime", "1s"), Map.entry("turnWarmup", "120s"),
+					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync")),
 			"smoke",
 			Map.ofEntries(Map.entry("forks", "1"), Map.entry("warmupIterations", "1"), Map.entry("warmupTime", "200ms"),
 					Map.entry("iterations", "3"), Map.entry("iterationTime", "300ms"),
@@ -34,7 +35,8 @@ public final class RunSettings {
 					Map.entry("failoverRepetitions", "1"), Map.entry("failoverSessionTimeout", "4s"),
 					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md"),
 					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
-					Map.entry("turns", "3"), Map.entry("turnTime", "200ms"), Map.entry("turnWarmup", "1s")),
+					Map.entry("turns", "3"), Map.entry("turnTime", "200ms"), Map.entry("turnWarmup", "1s"),
+					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync")),
 			"test",
 			Map.ofEntries(Map.entry("forks", "0"), Map.entry("warmupIterations", "0"), Map.entry("warmupTime", "100ms"),
 					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"),
@@ -43,7 +45,8 @@ public final class RunSettings {
 					Map.entry("failoverSessionTimeout", "1s"), Map.entry("tickTime", "200"),
 					Map.entry("output", "target/BENCHMARKS-test.md"), Map.entry("logs", "target/benchmark-logs"),
 					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"),
-					Map.entry("turns", "2"), Map.entry("turnTime", "100ms"), Map.entry("turnWarmup", "200ms")));
+					Map.entry("turns", "2"), Map.entry("turnTime", "100ms"), Map.entry("turnWarmup", "200ms"),
+					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
 			"library", "", "forceSync", "yes", "command", "(not given)", "busyProcessors", "0.25", "ensembleServer",
@@ -235,9 +238,9 @@ public final class RunSettings {
 	}
 
 	/**
-	 * Return the measured pairs of turns of each fork of workload 1i (the uncontended call and
-	 * the floor taking turns in one JVM); 0 skips it.
-	 * @return the pairs
+	 * Return the measured rounds of each fork of workload 1i (the uncontended call and the floor
+	 * taking turns in one JVM), a turn of each library a round; 0 skips it.
+	 * @return the rounds
 	 */
 	public int turns() {
 		return integer("turns");
@@ -252,7 +255,19 @@ public final class RunSettings {
 	}
 
 	/**
-	 * Return the warmup of each fork of workload 1i, in turns of both sides.
+	 * Return the libraries that take turns in workload 1i: the floor, zklock, then any shown
+	 * beside them.
+	 * @return the library ids
+	 */
+	public List<String> turnLibraries() {
+		return Arrays.stream(this.values.get("turnLibraries").split(","))
+			.map(String::trim)
+			.filter((name) -> !name.isEmpty())
+			.toList();
+	}
+
+	/**
+	 * Return the warmup of each fork of workload 1i, in turns of every library.
 	 * @return the time
 	 */
 	public Duration turnWarmup() {

@@ -176,10 +176,20 @@ class BenchmarkRunTests {
 			assertThat(result.sessionTimeoutMillis()).isEqualTo(1000);
 		});
 
+		assertThat(standalone.turns().forks()).as("the forks of workload 1i").hasSize(forks)
+			.allSatisfy((fork) -> {
+				assertThat(fork.floor().calls()).isPositive();
+				assertThat(fork.zkLock().calls()).isPositive();
+				assertThat(fork.throughputRatio()).isPositive();
+				assertThat(fork.zkLock().bytesPerCall()).isPositive();
+			});
+
 		String markdown = Files.readString(output);
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
-				"#### 1s. Scheduled job", "#### 1f. First use of a key", "#### 1k. Another instance takes a key",
+				"#### 1s. Scheduled job",
+				"#### 1i. The uncontended call and the floor in turns", "#### 1f. First use of a key",
+				"#### 1k. Another instance takes a key",
 				"#### 2. One key", "#### 2t. One key, 32 threads in one JVM, every holder asks",
 				"## Goals of the instance-owned lock", "PER_CALL: node per call", "keep idle 1 s",
 				"LockSettings[handoff=", "longest gap between two grants of one JVM (ms)", "against the bound", "#### 3. Distinct keys", "#### 4. One key, two JVMs",
@@ -199,7 +209,7 @@ class BenchmarkRunTests {
 		RunSettings settings = RunSettings.of(Map.of("profile", "test", "output", output.toString(), "command",
 				"./mvnw -pl benchmarks -am verify", "setups", "standalone-netty,standalone-tls", "include",
 				"dev\\.zklock\\.benchmarks\\.workload\\.UncontendedBenchmark\\..*", "library", "curator,zklock",
-				"requestCycles", "0", "failoverRepetitions", "0"));
+				"requestCycles", "0", "failoverRepetitions", "0", "turns", "0"));
 		RunReport report = new BenchmarkRun(settings).run();
 		ReportWriter.write(report, output);
 

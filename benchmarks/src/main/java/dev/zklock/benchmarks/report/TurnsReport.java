@@ -1,9 +1,11 @@
 package dev.zklock.benchmarks.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
+import dev.zklock.benchmarks.library.Library;
 import dev.zklock.benchmarks.workload.UncontendedInTurns;
 
 /**
@@ -34,10 +36,10 @@ public record TurnsReport(List<UncontendedInTurns.Fork> forks, Measurement.Load 
 		out.append("#### 1i. The uncontended call and the floor in turns\n\n");
 		out.append("One thread, one key, nothing kept: the floor (a synchronous create and delete by its own client) "
 				+ "and zklock's defaults (on a client of their own) take turns of equal length in one JVM, first "
-				+ "to warm up, then measured in pairs (floor then zklock, zklock then floor), so that both meet the "
-				+ "same moments of the disk's syncs. Each fork is a JVM of its own, with the JMH forks' options, "
-				+ "and compares the two within itself; a cell is the median of the forks (least–greatest fork). "
-				+ "Throughput is the median of the fork's pairs' ratios; p50 and p99 are over all the fork's "
+				+ "to warm up, then measured in rounds (a turn of each, each round starting one further along), so "
+				+ "that both meet the same moments of the disk's syncs. Each fork is a JVM of its own, with the JMH "
+				+ "forks' options, and compares them within itself; a cell is the median of the forks (least–greatest "
+				+ "fork). Throughput is the median of the fork's rounds' ratios; p50 and p99 are over all the fork's "
 				+ "measured calls of a side; CPU is the whole process's (every thread) during a side's turns, "
 				+ "and again without the JIT compiler's threads (their time from `/proc`); bytes are every "
 				+ "thread's. A goal is **met** where every fork's ratio is on its side, **missed** where the "
@@ -88,16 +90,46 @@ public record TurnsReport(List<UncontendedInTurns.Fork> forks, Measurement.Load 
 							FloorGoals.ALLOCATION_BUDGET_BYTES)
 					.text(busy)));
 		table.appendTo(out);
-		MarkdownTable perFork = new MarkdownTable(List.of("fork", "floor's calls", "zklock's calls",
-				"zklock ÷ floor: median of the pairs (least–greatest pair)"));
+		List<UncontendedInTurns.Side> first = this.forks.get(0).sides();
+		if (first.size() > 2) {
+			out.append("Beside them, in the same rounds, with no goal of their own (what each one's call is: the table "
+					+ "of libraries above):\n\n");
+			MarkdownTable beside = new MarkdownTable(List.of("library", "calls per second", "÷ floor, each fork's own",
+					"p50 (µs)", "CPU per call (µs)", "÷ floor", "bytes allocated per call"));
+			for (UncontendedInTurns.Side side : first.subList(2, first.size())) {
+				String library = side.library();
+				beside.row(List.of(Library.of(library).label() + " (`" + library + "`)", of(library, UncontendedInTurns.Side::perSecond, 1),
+						ratio((fork) -> side(fork, library).turnRatio()),
+						of(library, (each) -> each.p50Nanos(), 1e-3), of(library, UncontendedInTurns.Side::cpuPerCall, 1e-3),
+						ratio((fork) -> side(fork, library).cpuPerCall() / fork.floor().cpuPerCall()),
+						of(library, UncontendedInTurns.Side::bytesPerCall, 1)));
+			}
+			beside.appendTo(out);
+		}
+		List<String> header = new ArrayList<>(List.of("fork"));
+		first.forEach((side) -> header.add(side.library() + "'s calls"));
+		header.add("zklock ÷ floor: median of the rounds (least–greatest round)");
+		MarkdownTable perFork = new MarkdownTable(header);
 		for (int i = 0; i < this.forks.size(); i++) {
 			UncontendedInTurns.Fork fork = this.forks.get(i);
-			perFork.row(List.of(Integer.toString(i + 1), Spread.number(fork.floor().calls()),
-					Spread.number(fork.zkLock().calls()),
-					Spread.number(fork.throughputRatio()) + "× (" + Spread.number(fork.leastRatio()) + "–"
-							+ Spread.number(fork.greatestRatio()) + "×)"));
+			List<String> cells = new ArrayList<>(List.of(Integer.toString(i + 1)));
+			fork.sides().forEach((side) -> cells.add(Spread.number(side.calls())));
+			UncontendedInTurns.Side zkLock = fork.zkLock();
+			cells.add(Spread.number(zkLock.turnRatio()) + "× (" + Spread.number(zkLock.leastTurnRatio()) + "–"
+					+ Spread.number(zkLock.greatestTurnRatio()) + "×)");
+			perFork.row(cells);
 		}
 		perFork.appendTo(out);
+	}
+
+	private static UncontendedInTurns.Side side(UncontendedInTurns.Fork fork, String library) {
+		return fork.side(library)
+			.orElseThrow(() -> new IllegalStateException("A fork of workload 1i did not run " + library));
+	}
+
+	private String of(String library, ToDoubleFunction<UncontendedInTurns.Side> figure, double scale) {
+		return Spread.of(this.forks.stream().map((fork) -> figure.applyAsDouble(side(fork, library)) * scale).toList())
+			.format();
 	}
 
 	private String sides(ToDoubleFunction<UncontendedInTurns.Side> figure, boolean floor, double scale) {

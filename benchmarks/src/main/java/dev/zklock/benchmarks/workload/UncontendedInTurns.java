@@ -5,9 +5,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.zklock.benchmarks.library.Library;
 import dev.zklock.test.JavaProcess;
 
 /**
@@ -15,20 +17,20 @@ import dev.zklock.test.JavaProcess;
  * synchronous create and delete by the same kind of client) taking turns in one JVM, so that
  * both meet the same moments of the machine. Workload 1 measures them in JMH forks minutes
  * apart, and the disk's syncs, which bound both, drift between those minutes as much as the
- * libraries differ; here each fork ({@link UncontendedInTurnsFork}) alternates turns of equal
- * length (floor then zklock, zklock then floor) after a warmup of the same turns, and compares
- * the two within itself: the median of its pairs' throughput ratios, and its totals of each
- * side. The forks run one after the other, each in a JVM of its own with the JMH forks' options.
+ * libraries differ; here each fork ({@link UncontendedInTurnsFork}) runs rounds of turns of
+ * equal length, one turn of each library a round, each round starting one library further along,
+ * after a warmup of the same turns, and compares them within itself: the median of its rounds'
+ * throughput ratios, and its totals of each side. Other libraries may take turns beside the two
+ * (the two transactions without a lock, say). The forks run one after the other, each in a JVM
+ * of its own with the JMH forks' options.
  */
 public final class UncontendedInTurns {
 
 	private static final Duration START_AND_END = Duration.ofMinutes(2);
 
 	private static final Pattern SIDE = Pattern.compile("^" + UncontendedInTurnsFork.SIDE
-			+ "(\\S+) (\\d+) (\\d+) (\\d+) (-?\\d+) (\\d+) (\\d+) (\\d+)$", Pattern.MULTILINE);
-
-	private static final Pattern RATIOS = Pattern
-		.compile("^" + UncontendedInTurnsFork.RATIOS + "([\\d.]+) ([\\d.]+) ([\\d.]+)$", Pattern.MULTILINE);
+			+ "(\\S+) (\\d+) (\\d+) (\\d+) (-?\\d+) (\\d+) (\\d+) (\\d+) ([\\d.]+) ([\\d.]+) ([\\d.]+)$",
+			Pattern.MULTILINE);
 
 	/**
 	 * One side's totals over a fork's measured turns.
@@ -42,9 +44,13 @@ public final class UncontendedInTurns {
 	 * @param bytes the bytes allocated by every thread during its turns
 	 * @param p50Nanos the median call
 	 * @param p99Nanos the 99th percentile call
+	 * @param turnRatio the median, over the fork's rounds, of its calls per second over the
+	 * floor's in the same round (1 for the floor)
+	 * @param leastTurnRatio the least of those ratios
+	 * @param greatestTurnRatio the greatest
 	 */
 	public record Side(String library, long calls, long nanos, long cpuNanos, long compilerNanos, long bytes,
-			long p50Nanos, long p99Nanos) {
+			long p50Nanos, long p99Nanos, double turnRatio, double leastTurnRatio, double greatestTurnRatio) {
 
 		/**
 		 * Return the calls per second.
@@ -90,23 +96,52 @@ public final class UncontendedInTurns {
 	}
 
 	/**
-	 * What one fork measured.
+	 * What one fork measured: the floor's side first, then zklock's and any other library's.
 	 *
-	 * @param floor the floor's side
-	 * @param zkLock zklock's side
-	 * @param throughputRatio the median, over the fork's pairs of turns, of zklock's calls per
-	 * second over the floor's in the same pair
-	 * @param leastRatio the least of those ratios
-	 * @param greatestRatio the greatest
+	 * @param sides the sides, in the order of the fork's libraries
 	 */
-	public record Fork(Side floor, Side zkLock, double throughputRatio, double leastRatio, double greatestRatio) {
+	public record Fork(List<Side> sides) {
+
+		/**
+		 * Return the floor's side.
+		 * @return the side
+		 */
+		public Side floor() {
+			return this.sides.get(0);
+		}
+
+		/**
+		 * Return zklock's side.
+		 * @return the side
+		 */
+		public Side zkLock() {
+			return side(Library.ZKLOCK.id()).orElseThrow();
+		}
+
+		/**
+		 * Return a library's side.
+		 * @param library the library's id
+		 * @return the side, empty where the fork did not run the library
+		 */
+		public Optional<Side> side(String library) {
+			return this.sides.stream().filter((side) -> side.library().equals(library)).findFirst();
+		}
+
+		/**
+		 * Return the median, over the fork's rounds, of zklock's calls per second over the
+		 * floor's in the same round.
+		 * @return the ratio
+		 */
+		public double throughputRatio() {
+			return zkLock().turnRatio();
+		}
 
 		/**
 		 * Return zklock's p99 over the floor's.
 		 * @return the ratio
 		 */
 		public double p99Ratio() {
-			return (double) this.zkLock.p99Nanos() / this.floor.p99Nanos();
+			return (double) zkLock().p99Nanos() / floor().p99Nanos();
 		}
 
 		/**
@@ -114,7 +149,7 @@ public final class UncontendedInTurns {
 		 * @return the ratio
 		 */
 		public double cpuRatio() {
-			return this.zkLock.cpuPerCall() / this.floor.cpuPerCall();
+			return zkLock().cpuPerCall() / floor().cpuPerCall();
 		}
 
 		/**
@@ -122,7 +157,7 @@ public final class UncontendedInTurns {
 		 * @return the ratio, NaN where not known
 		 */
 		public double cpuWithoutCompilerRatio() {
-			return this.zkLock.cpuWithoutCompilerPerCall() / this.floor.cpuWithoutCompilerPerCall();
+			return zkLock().cpuWithoutCompilerPerCall() / floor().cpuWithoutCompilerPerCall();
 		}
 
 	}
@@ -131,11 +166,22 @@ public final class UncontendedInTurns {
 	 * The settings of the workload.
 	 *
 	 * @param forks the forks, one after the other
-	 * @param warmup the warmup of each fork, in turns of both sides
-	 * @param pairs the measured pairs of turns of each fork
+	 * @param warmup the warmup of each fork, in turns of every side
+	 * @param rounds the measured rounds of each fork, a turn of each side
 	 * @param turn the length of one turn
+	 * @param libraries the libraries' ids: the floor, zklock, then any shown beside them
 	 */
-	public record Settings(int forks, Duration warmup, int pairs, Duration turn) {
+	public record Settings(int forks, Duration warmup, int rounds, Duration turn, List<String> libraries) {
+
+		public Settings {
+			if (libraries.size() < 2 || !libraries.get(0).equals(Library.FLOOR.id())
+					|| !libraries.get(1).equals(Library.ZKLOCK.id())) {
+				throw new IllegalArgumentException("Workload 1i's libraries must start with "
+						+ Library.FLOOR.id() + "," + Library.ZKLOCK.id() + ", not " + libraries);
+			}
+			libraries.forEach(Library::of);
+			libraries = List.copyOf(libraries);
+		}
 
 	}
 
@@ -155,7 +201,7 @@ public final class UncontendedInTurns {
 	public static List<Fork> measure(String connectString, Settings settings, List<String> jvmArgs, Path logs,
 			String name) throws Exception {
 		Duration longest = settings.warmup()
-			.plus(settings.turn().multipliedBy(2L * settings.pairs()))
+			.plus(settings.turn().multipliedBy((long) settings.libraries().size() * settings.rounds()))
 			.multipliedBy(2)
 			.plus(START_AND_END);
 		List<Fork> forks = new ArrayList<>();
@@ -165,8 +211,8 @@ public final class UncontendedInTurns {
 			try (JavaProcess process = JavaProcess.builder(UncontendedInTurnsFork.class)
 				.name("turns-" + name + "-" + fork)
 				.jvmArgs(jvmArgs.toArray(String[]::new))
-				.args(connectString, Long.toString(settings.warmup().toMillis()), Integer.toString(settings.pairs()),
-						Long.toString(settings.turn().toMillis()))
+				.args(connectString, Long.toString(settings.warmup().toMillis()), Integer.toString(settings.rounds()),
+						Long.toString(settings.turn().toMillis()), String.join(",", settings.libraries()))
 				.output(output)
 				.start()) {
 				process.awaitOutput("^" + UncontendedInTurnsFork.DONE + "$", longest);
@@ -178,25 +224,19 @@ public final class UncontendedInTurns {
 
 	static Fork parse(String output) {
 		Matcher side = SIDE.matcher(output);
-		Side floor = null;
-		Side zkLock = null;
+		List<Side> sides = new ArrayList<>();
 		while (side.find()) {
-			Side parsed = new Side(side.group(1), Long.parseLong(side.group(2)), Long.parseLong(side.group(3)),
+			sides.add(new Side(side.group(1), Long.parseLong(side.group(2)), Long.parseLong(side.group(3)),
 					Long.parseLong(side.group(4)), Long.parseLong(side.group(5)), Long.parseLong(side.group(6)),
-					Long.parseLong(side.group(7)), Long.parseLong(side.group(8)));
-			if (floor == null) {
-				floor = parsed;
-			}
-			else {
-				zkLock = parsed;
-			}
+					Long.parseLong(side.group(7)), Long.parseLong(side.group(8)), Double.parseDouble(side.group(9)),
+					Double.parseDouble(side.group(10)), Double.parseDouble(side.group(11))));
 		}
-		Matcher ratios = RATIOS.matcher(output);
-		if (floor == null || zkLock == null || !ratios.find()) {
-			throw new IllegalStateException("A fork of workload 1i printed no figures:\n" + output);
+		if (sides.size() < 2 || !sides.get(0).library().equals(Library.FLOOR.id())
+				|| sides.stream().noneMatch((parsed) -> parsed.library().equals(Library.ZKLOCK.id()))) {
+			throw new IllegalStateException("A fork of workload 1i printed no figures of the floor and zklock:\n"
+					+ output);
 		}
-		return new Fork(floor, zkLock, Double.parseDouble(ratios.group(1)), Double.parseDouble(ratios.group(2)),
-				Double.parseDouble(ratios.group(3)));
+		return new Fork(List.copyOf(sides));
 	}
 
 }

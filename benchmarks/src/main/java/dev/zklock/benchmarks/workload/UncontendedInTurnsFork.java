@@ -6,7 +6,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -16,21 +18,18 @@ import dev.zklock.benchmarks.library.ExclusiveLocks;
 import dev.zklock.benchmarks.library.Library;
 
 /**
- * One fork of workload 1i ({@link UncontendedInTurns}), in a JVM of its own: the floor and
- * zklock's defaults, each on a client of its own, take turns of equal length on one thread,
- * first to warm up, then measured; it prints each side's totals and the median of the turns'
- * throughput ratios, then {@value #DONE}.
+ * One fork of workload 1i ({@link UncontendedInTurns}), in a JVM of its own: libraries, each on
+ * a client of its own, take turns of equal length on one thread, first to warm up, then in
+ * measured rounds (a turn of each); it prints each side's totals with the median of its rounds'
+ * throughput over the first library's, then {@value #DONE}.
  * <p>
- * Arguments: the connect string, the warmup in milliseconds, the measured pairs of turns, the
- * length of a turn in milliseconds.
+ * Arguments: the connect string, the warmup in milliseconds, the measured rounds, the length of
+ * a turn in milliseconds, the libraries' ids separated by commas (the first is the baseline).
  */
 public final class UncontendedInTurnsFork {
 
 	/** The start of the line that gives one side's totals. */
 	static final String SIDE = "side ";
-
-	/** The start of the line that gives the median, least and greatest of the turns' ratios. */
-	static final String RATIOS = "turn ratios ";
 
 	/** The last line of a fork that measured. */
 	static final String DONE = "done";
@@ -51,35 +50,50 @@ public final class UncontendedInTurnsFork {
 	public static void main(String[] args) throws Exception {
 		String connectString = args[0];
 		Duration warmup = Duration.ofMillis(Long.parseLong(args[1]));
-		int pairs = Integer.parseInt(args[2]);
+		int rounds = Integer.parseInt(args[2]);
 		Duration turn = Duration.ofMillis(Long.parseLong(args[3]));
-		try (CuratorFramework floorClient = CuratorClients.connect(connectString);
-				CuratorFramework zkLockClient = CuratorClients.connect(connectString);
-				ExclusiveLocks floorLocks = Library.FLOOR.exclusive(floorClient);
-				ExclusiveLocks zkLocks = Library.ZKLOCK.exclusive(zkLockClient)) {
-			Side floor = new Side(Library.FLOOR.id(), floorLocks);
-			Side zkLock = new Side(Library.ZKLOCK.id(), zkLocks);
+		List<Library> libraries = Arrays.stream(args[4].split(",")).map(Library::of).toList();
+		List<AutoCloseable> opened = new ArrayList<>();
+		try {
+			List<Side> sides = new ArrayList<>();
+			for (Library library : libraries) {
+				CuratorFramework client = CuratorClients.connect(connectString);
+				opened.add(client);
+				ExclusiveLocks locks = library.exclusive(client);
+				opened.add(locks);
+				sides.add(new Side(library.id(), locks));
+			}
 			long warmupEnd = System.nanoTime() + warmup.toNanos();
 			do {
-				floor.turn(turn, false);
-				zkLock.turn(turn, false);
+				for (Side side : sides) {
+					side.turn(turn, false);
+				}
 			}
 			while (System.nanoTime() - warmupEnd < 0);
-			double[] ratios = new double[pairs];
-			for (int pair = 0; pair < pairs; pair++) {
-				// First the floor, then zklock, then the other way round: a drift of the machine
-				// within a pair weighs on both sides alike.
-				boolean floorFirst = (pair % 2 == 0);
-				double first = (floorFirst ? floor : zkLock).turn(turn, true);
-				double second = (floorFirst ? zkLock : floor).turn(turn, true);
-				ratios[pair] = floorFirst ? second / first : first / second;
+			double[][] ratios = new double[sides.size()][rounds];
+			double[] perSecond = new double[sides.size()];
+			for (int round = 0; round < rounds; round++) {
+				// Each round starts one side further along: every side takes every place of a
+				// round equally often, so that a drift of the machine within a round weighs on
+				// all sides alike.
+				for (int place = 0; place < sides.size(); place++) {
+					int side = (round + place) % sides.size();
+					perSecond[side] = sides.get(side).turn(turn, true);
+				}
+				for (int side = 0; side < sides.size(); side++) {
+					ratios[side][round] = perSecond[side] / perSecond[0];
+				}
 			}
-			Arrays.sort(ratios);
-			System.out.println(floor.totals());
-			System.out.println(zkLock.totals());
-			System.out.println(String.format(Locale.ROOT, "%s%.6f %.6f %.6f", RATIOS, median(ratios), ratios[0],
-					ratios[ratios.length - 1]));
+			for (int side = 0; side < sides.size(); side++) {
+				Arrays.sort(ratios[side]);
+				System.out.println(sides.get(side).totals(ratios[side]));
+			}
 			System.out.println(DONE);
+		}
+		finally {
+			for (int i = opened.size() - 1; i >= 0; i--) {
+				opened.get(i).close();
+			}
 		}
 		System.exit(0);
 	}
@@ -206,14 +220,16 @@ public final class UncontendedInTurnsFork {
 		/**
 		 * The line of this side's totals: the library, calls, nanoseconds, process CPU
 		 * nanoseconds, the compiler's CPU nanoseconds, bytes allocated, p50 and p99 of a call in
-		 * nanoseconds.
+		 * nanoseconds, and the median, least and greatest of its rounds' throughput over the
+		 * first side's.
 		 */
-		String totals() {
+		String totals(double[] sortedRatios) {
 			long[] sorted = Arrays.copyOf(this.callNanos, this.calls);
 			Arrays.sort(sorted);
 			return SIDE + this.library + " " + this.calls + " " + this.nanos + " " + this.cpuNanos + " "
 					+ this.compilerNanos + " " + this.bytes + " " + percentile(sorted, 0.5) + " "
-					+ percentile(sorted, 0.99);
+					+ percentile(sorted, 0.99) + String.format(Locale.ROOT, " %.6f %.6f %.6f", median(sortedRatios),
+							sortedRatios[0], sortedRatios[sortedRatios.length - 1]);
 		}
 
 		private static long percentile(long[] sorted, double fraction) {
