@@ -131,10 +131,12 @@ public final class BenchmarkRun {
 					? Files.readAllLines(grantsFile).stream().filter((line) -> !line.isBlank()).map(GrantCount::parse)
 						.toList()
 					: List.of();
-			TurnsReport turns = TurnsReport.NONE;
+			List<TurnsReport> turns = new ArrayList<>();
 			if (this.settings.turns() > 0) {
-				log("Measuring the uncontended call and the floor in turns (workload 1i)");
-				turns = turns(pinned.connectString(), setup, clientArgs);
+				for (int threads : this.settings.turnThreads()) {
+					log("Measuring the floor and zklock in turns, " + threads + " thread(s) (workload 1i)");
+					turns.add(turns(pinned.connectString(), setup, clientArgs, threads));
+				}
 			}
 			List<LeaderFailover.Result> failovers = new ArrayList<>();
 			if (this.settings.failoverRepetitions() > 0) {
@@ -153,18 +155,19 @@ public final class BenchmarkRun {
 		}
 	}
 
-	private TurnsReport turns(String connectString, ZooKeeperSetup setup, List<String> clientArgs) throws Exception {
+	private TurnsReport turns(String connectString, ZooKeeperSetup setup, List<String> clientArgs, int threads)
+			throws Exception {
 		List<String> forkJvmArgs = new ArrayList<>(BENCHMARK_JVM_ARGS);
 		forkJvmArgs.addAll(clientArgs);
 		UncontendedInTurns.Settings turns = new UncontendedInTurns.Settings(Math.max(1, this.settings.forks()),
 				this.settings.turnWarmup(), this.settings.turns(), this.settings.turnTime(),
-				this.settings.turnLibraries());
+				this.settings.turnLibraries(), threads);
 		LoadAverage loadBefore = LoadAverage.read();
 		CpuAccount cpuBefore = CpuAccount.read();
 		List<UncontendedInTurns.Fork> forks = UncontendedInTurns.measure(connectString, turns, forkJvmArgs,
 				this.settings.logs(), setup.id());
 		CpuAccount cpuAfter = CpuAccount.read();
-		return new TurnsReport(forks, new Measurement.Load(loadBefore, LoadAverage.read(),
+		return new TurnsReport(threads, forks, new Measurement.Load(loadBefore, LoadAverage.read(),
 				cpuAfter.otherProcessors(cpuBefore)));
 	}
 

@@ -17,12 +17,14 @@ import dev.zklock.benchmarks.report.Measurement;
 import dev.zklock.benchmarks.report.ReportWriter;
 import dev.zklock.benchmarks.report.RunReport;
 import dev.zklock.benchmarks.report.SetupReport;
+import dev.zklock.benchmarks.report.TurnsReport;
 import dev.zklock.benchmarks.workload.GrantCount;
 import dev.zklock.benchmarks.workload.LeaderFailover;
 import dev.zklock.benchmarks.workload.RequestsPerCycle;
 import dev.zklock.benchmarks.workload.RequestsPerCycle.Kind;
 import dev.zklock.benchmarks.workload.TwoProcessesBenchmark;
 import dev.zklock.benchmarks.workload.TwoProcessesFencedBenchmark;
+import dev.zklock.benchmarks.workload.UncontendedInTurns;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
@@ -176,19 +178,25 @@ class BenchmarkRunTests {
 			assertThat(result.sessionTimeoutMillis()).isEqualTo(1000);
 		});
 
-		assertThat(standalone.turns().forks()).as("the forks of workload 1i").hasSize(forks)
+		assertThat(standalone.turns()).extracting(TurnsReport::threads).containsExactly(1, 4);
+		assertThat(standalone.turns()).allSatisfy((turns) -> assertThat(turns.forks()).as("the forks of workload 1i")
+			.hasSize(forks)
 			.allSatisfy((fork) -> {
-				assertThat(fork.floor().calls()).isPositive();
-				assertThat(fork.zkLock().calls()).isPositive();
-				assertThat(fork.throughputRatio()).isPositive();
-				assertThat(fork.zkLock().bytesPerCall()).isPositive();
-			});
+				assertThat(fork.sides()).extracting(UncontendedInTurns.Side::library)
+					.containsExactly("floor", "zklock", "shape-two-multis-sync");
+				assertThat(fork.sides()).allSatisfy((side) -> {
+					assertThat(side.calls()).isPositive();
+					assertThat(side.turnRatio()).isPositive();
+					assertThat(side.bytesPerCall()).isPositive();
+				});
+			}));
 
 		String markdown = Files.readString(output);
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
 				"#### 1s. Scheduled job",
-				"#### 1i. The uncontended call and the floor in turns", "#### 1f. First use of a key",
+				"#### 1i. The uncontended call and the floor in turns",
+				"#### 3i. 4 threads, a key each, in turns with the floor at as many threads", "#### 1f. First use of a key",
 				"#### 1k. Another instance takes a key",
 				"#### 2. One key", "#### 2t. One key, 32 threads in one JVM, every holder asks",
 				"## Goals of the instance-owned lock", "PER_CALL: node per call", "keep idle 1 s",

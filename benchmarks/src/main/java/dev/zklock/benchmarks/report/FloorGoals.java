@@ -21,7 +21,7 @@ final class FloorGoals {
 
 	static final double CPU_GOAL = 1.3;
 
-	private static final double DISTINCT_KEYS_GOAL = 0.8;
+	static final double DISTINCT_KEYS_GOAL = 0.8;
 
 	/**
 	 * The bytes zklock may allocate per uncontended call (its defaults, one thread): what

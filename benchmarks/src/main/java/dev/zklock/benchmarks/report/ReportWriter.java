@@ -68,8 +68,8 @@ public final class ReportWriter {
 			for (JmhWorkload workload : JmhWorkload.values()) {
 				ResultTables.jmh(out, workload, setup, report.settings().busyProcessors());
 			}
-			if (setup.turns().isMeasured()) {
-				setup.turns().appendTo(out, report.settings().busyProcessors());
+			for (TurnsReport turns : setup.turns()) {
+				turns.appendTo(out, report.settings().busyProcessors());
 			}
 			if (!setup.requests().isEmpty()) {
 				out.append("#### 7. ZooKeeper requests per lock cycle\n\n");

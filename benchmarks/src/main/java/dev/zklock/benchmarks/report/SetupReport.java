@@ -16,12 +16,12 @@ import dev.zklock.benchmarks.workload.RequestsPerCycle;
  * @param measurements the JMH figures
  * @param grants the grants of each JVM of workload 4, per fork
  * @param requests the requests per lock cycle, empty where not counted
- * @param turns workload 1i (the uncontended call and the floor in turns), {@link TurnsReport#NONE}
- * where not measured
+ * @param turns workload 1i (the uncontended call and the floor in turns), one report per number
+ * of threads, empty where not measured
  * @param failovers the leader failover times, empty where not measured
  */
 public record SetupReport(ZooKeeperSetup setup, ServerDescription servers, String target,
 		List<Measurement> measurements, List<GrantCount> grants, List<RequestsPerCycle.Count> requests,
-		TurnsReport turns, List<LeaderFailover.Result> failovers) {
+		List<TurnsReport> turns, List<LeaderFailover.Result> failovers) {
 
 }

@@ -9,41 +9,42 @@ import dev.zklock.benchmarks.library.Library;
 import dev.zklock.benchmarks.workload.UncontendedInTurns;
 
 /**
- * Workload 1i as measured against one setup: its forks, and the load around them.
+ * Workload 1i as measured against one setup with one number of threads: its forks, and the
+ * load around them.
  *
- * @param forks one result per fork, empty where not measured
+ * @param threads the threads of each library: one on one key, or more on a key each
+ * @param forks one result per fork
  * @param load the load around all the forks
  */
-public record TurnsReport(List<UncontendedInTurns.Fork> forks, Measurement.Load load) {
-
-	/** Workload 1i not measured. */
-	public static final TurnsReport NONE = new TurnsReport(List.of(),
-			new Measurement.Load(LoadAverage.UNKNOWN, LoadAverage.UNKNOWN));
-
-	/**
-	 * Return whether the workload was measured.
-	 * @return whether there are forks
-	 */
-	public boolean isMeasured() {
-		return !this.forks.isEmpty();
-	}
+public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Measurement.Load load) {
 
 	/**
 	 * Append the workload's section: each side's figures, zklock's over the floor's in each fork,
 	 * and the goals of the uncontended call judged on those ratios.
 	 */
 	void appendTo(StringBuilder out, double busyProcessors) {
-		out.append("#### 1i. The uncontended call and the floor in turns\n\n");
-		out.append("One thread, one key, nothing kept: the floor (a synchronous create and delete by its own client) "
-				+ "and zklock's defaults (on a client of their own) take turns of equal length in one JVM, first "
-				+ "to warm up, then measured in rounds (a turn of each, each round starting one further along), so "
-				+ "that both meet the same moments of the disk's syncs. Each fork is a JVM of its own, with the JMH "
-				+ "forks' options, and compares them within itself; a cell is the median of the forks (least–greatest "
-				+ "fork). Throughput is the median of the fork's rounds' ratios; p50 and p99 are over all the fork's "
-				+ "measured calls of a side; CPU is the whole process's (every thread) during a side's turns, "
-				+ "and again without the JIT compiler's threads (their time from `/proc`); bytes are every "
-				+ "thread's. A goal is **met** where every fork's ratio is on its side, **missed** where the "
-				+ "median is on the other, and not decided otherwise.\n\n");
+		if (this.threads == 1) {
+			out.append("#### 1i. The uncontended call and the floor in turns\n\n");
+			out.append("One thread, one key, nothing kept: the floor (a synchronous create and delete by its own "
+					+ "client) and zklock's defaults (on a client of their own) take turns of equal length in one JVM, "
+					+ "first to warm up, then measured in rounds (a turn of each, each round starting one further "
+					+ "along), so that both meet the same moments of the disk's syncs. ");
+		}
+		else {
+			out.append("#### 3i. ").append(this.threads).append(" threads, a key each, in turns with the floor at as "
+					+ "many threads\n\n");
+			out.append("Nothing kept: in each turn ").append(this.threads).append(" threads of the library, each on a "
+					+ "key of its own, make calls one after the other; the floor (synchronous creates and deletes) "
+					+ "and zklock's defaults, each on a client of its own, take turns of equal length in one JVM, "
+					+ "first to warm up, then measured in rounds (a turn of each, each round starting one further "
+					+ "along), so that both meet the same moments of the disk's syncs. ");
+		}
+		out.append("Each fork is a JVM of its own, with the JMH forks' options, and compares them within itself; a "
+				+ "cell is the median of the forks (least–greatest fork). Throughput is the median of the fork's "
+				+ "rounds' ratios; p50 and p99 are over all the fork's measured calls of a side; CPU is the whole "
+				+ "process's (every thread) during a side's turns, and again without the JIT compiler's threads "
+				+ "(their time from `/proc`); bytes are every thread's. A goal is **met** where every fork's ratio "
+				+ "is on its side, **missed** where the median is on the other, and not decided otherwise.\n\n");
 		boolean busy = this.load.isBusy(busyProcessors);
 		if (busy) {
 			out.append("Other processes kept ")
@@ -52,30 +53,33 @@ public record TurnsReport(List<UncontendedInTurns.Fork> forks, Measurement.Load 
 		}
 		MarkdownTable table = new MarkdownTable(
 				List.of("figure", "floor", "zklock (defaults)", "zklock ÷ floor, each fork's own", "goal", "verdict"));
+		boolean one = (this.threads == 1);
+		double throughputGoal = one ? FloorGoals.THROUGHPUT_GOAL : FloorGoals.DISTINCT_KEYS_GOAL;
 		table.row(List.of("calls per second", sides(UncontendedInTurns.Side::perSecond, true, 1),
 				sides(UncontendedInTurns.Side::perSecond, false, 1), ratio(UncontendedInTurns.Fork::throughputRatio),
-				"≥ " + LockGoals.times(FloorGoals.THROUGHPUT_GOAL),
-				GoalVerdict.everyAtLeast(spread(UncontendedInTurns.Fork::throughputRatio), FloorGoals.THROUGHPUT_GOAL)
-					.text(busy)));
+				"≥ " + LockGoals.times(throughputGoal),
+				GoalVerdict.everyAtLeast(spread(UncontendedInTurns.Fork::throughputRatio), throughputGoal).text(busy)));
 		table.row(List.of("p50 (µs)", sides((side) -> side.p50Nanos(), true, 1e-3),
 				sides((side) -> side.p50Nanos(), false, 1e-3),
 				ratio((fork) -> (double) fork.zkLock().p50Nanos() / fork.floor().p50Nanos()), "", ""));
 		table.row(List.of("p99 (µs)", sides((side) -> side.p99Nanos(), true, 1e-3),
 				sides((side) -> side.p99Nanos(), false, 1e-3), ratio(UncontendedInTurns.Fork::p99Ratio),
-				"≤ " + LockGoals.times(FloorGoals.P99_GOAL),
-				GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::p99Ratio), FloorGoals.P99_GOAL).text(busy)));
+				one ? "≤ " + LockGoals.times(FloorGoals.P99_GOAL) : "",
+				one ? GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::p99Ratio), FloorGoals.P99_GOAL).text(busy)
+						: ""));
 		table.row(List.of("CPU per call, the whole process (µs)", sides(UncontendedInTurns.Side::cpuPerCall, true, 1e-3),
 				sides(UncontendedInTurns.Side::cpuPerCall, false, 1e-3), ratio(UncontendedInTurns.Fork::cpuRatio),
-				"≤ " + LockGoals.times(FloorGoals.CPU_GOAL),
-				GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::cpuRatio), FloorGoals.CPU_GOAL).text(busy)));
+				one ? "≤ " + LockGoals.times(FloorGoals.CPU_GOAL) : "",
+				one ? GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::cpuRatio), FloorGoals.CPU_GOAL).text(busy)
+						: ""));
 		boolean compilerKnown = this.forks.stream()
 			.noneMatch((fork) -> Double.isNaN(fork.cpuWithoutCompilerRatio()));
 		table.row(List.of("the same without the JIT compiler's threads (µs)",
 				compilerKnown ? sides(UncontendedInTurns.Side::cpuWithoutCompilerPerCall, true, 1e-3) : "not known",
 				compilerKnown ? sides(UncontendedInTurns.Side::cpuWithoutCompilerPerCall, false, 1e-3) : "not known",
 				compilerKnown ? ratio(UncontendedInTurns.Fork::cpuWithoutCompilerRatio) : "",
-				"≤ " + LockGoals.times(FloorGoals.CPU_GOAL) + ", if judged without the compiler",
-				compilerKnown ? GoalVerdict
+				one ? "≤ " + LockGoals.times(FloorGoals.CPU_GOAL) + ", if judged without the compiler" : "",
+				(compilerKnown && one) ? GoalVerdict
 					.everyAtMost(spread(UncontendedInTurns.Fork::cpuWithoutCompilerRatio), FloorGoals.CPU_GOAL)
 					.text(busy) : ""));
 		table.row(List.of("the compiler's share of the process's CPU (%)",
@@ -84,11 +88,11 @@ public record TurnsReport(List<UncontendedInTurns.Fork> forks, Measurement.Load 
 		table.row(List.of("bytes allocated per call", sides(UncontendedInTurns.Side::bytesPerCall, true, 1),
 				sides(UncontendedInTurns.Side::bytesPerCall, false, 1),
 				ratio((fork) -> fork.zkLock().bytesPerCall() / fork.floor().bytesPerCall()),
-				"zklock ≤ " + Spread.number(FloorGoals.ALLOCATION_BUDGET_BYTES) + " B (the budget)",
-				GoalVerdict
+				one ? "zklock ≤ " + Spread.number(FloorGoals.ALLOCATION_BUDGET_BYTES) + " B (the budget)" : "",
+				one ? GoalVerdict
 					.everyAtMost(Spread.of(this.forks.stream().map((fork) -> fork.zkLock().bytesPerCall()).toList()),
 							FloorGoals.ALLOCATION_BUDGET_BYTES)
-					.text(busy)));
+					.text(busy) : ""));
 		table.appendTo(out);
 		List<UncontendedInTurns.Side> first = this.forks.get(0).sides();
 		if (first.size() > 2) {

@@ -170,8 +170,10 @@ public final class UncontendedInTurns {
 	 * @param rounds the measured rounds of each fork, a turn of each side
 	 * @param turn the length of one turn
 	 * @param libraries the libraries' ids: the floor, zklock, then any shown beside them
+	 * @param threads the threads of each library: one on one key, or more on a key each
 	 */
-	public record Settings(int forks, Duration warmup, int rounds, Duration turn, List<String> libraries) {
+	public record Settings(int forks, Duration warmup, int rounds, Duration turn, List<String> libraries,
+			int threads) {
 
 		public Settings {
 			if (libraries.size() < 2 || !libraries.get(0).equals(Library.FLOOR.id())
@@ -181,6 +183,9 @@ public final class UncontendedInTurns {
 			}
 			libraries.forEach(Library::of);
 			libraries = List.copyOf(libraries);
+			if (threads < 1) {
+				throw new IllegalArgumentException("Workload 1i needs at least one thread, not " + threads);
+			}
 		}
 
 	}
@@ -193,7 +198,8 @@ public final class UncontendedInTurns {
 	 * @param connectString the ZooKeeper server every client connects to
 	 * @param settings the settings
 	 * @param jvmArgs the JVM options of the forks
-	 * @param logs the folder for the forks' output ({@code turns-<name>-<fork>.log})
+	 * @param logs the folder for the forks' output
+	 * ({@code turns-<name>-<threads>-threads-<fork>.log})
 	 * @param name the name of the setup, in the log files' names
 	 * @return one result per fork
 	 * @throws Exception when a fork fails
@@ -206,13 +212,15 @@ public final class UncontendedInTurns {
 			.plus(START_AND_END);
 		List<Fork> forks = new ArrayList<>();
 		for (int fork = 1; fork <= settings.forks(); fork++) {
-			Path output = Files.createDirectories(logs).resolve("turns-" + name + "-" + fork + ".log");
+			String forkName = "turns-" + name + "-" + settings.threads() + "-threads-" + fork;
+			Path output = Files.createDirectories(logs).resolve(forkName + ".log");
 			Files.deleteIfExists(output);
 			try (JavaProcess process = JavaProcess.builder(UncontendedInTurnsFork.class)
-				.name("turns-" + name + "-" + fork)
+				.name(forkName)
 				.jvmArgs(jvmArgs.toArray(String[]::new))
 				.args(connectString, Long.toString(settings.warmup().toMillis()), Integer.toString(settings.rounds()),
-						Long.toString(settings.turn().toMillis()), String.join(",", settings.libraries()))
+						Long.toString(settings.turn().toMillis()), String.join(",", settings.libraries()),
+						Integer.toString(settings.threads()))
 				.output(output)
 				.start()) {
 				process.awaitOutput("^" + UncontendedInTurnsFork.DONE + "$", longest);

@@ -2,16 +2,21 @@ package dev.zklock.benchmarks.workload;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+import java.util.concurrent.Phaser;
 
 import org.apache.curator.framework.CuratorFramework;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.benchmarks.library.CuratorClients;
 import dev.zklock.benchmarks.library.ExclusiveLocks;
@@ -19,17 +24,22 @@ import dev.zklock.benchmarks.library.Library;
 
 /**
  * One fork of workload 1i ({@link UncontendedInTurns}), in a JVM of its own: libraries, each on
- * a client of its own, take turns of equal length on one thread, first to warm up, then in
- * measured rounds (a turn of each); it prints each side's totals with the median of its rounds'
- * throughput over the first library's, then {@value #DONE}.
+ * a client of its own, take turns of equal length, first to warm up, then in measured rounds (a
+ * turn of each); it prints each side's totals with the median of its rounds' throughput over the
+ * first library's, then {@value #DONE}. In a turn one thread makes calls on one key, one after
+ * the other; or, given more threads, each library's own threads make calls on a key each.
  * <p>
  * Arguments: the connect string, the warmup in milliseconds, the measured rounds, the length of
- * a turn in milliseconds, the libraries' ids separated by commas (the first is the baseline).
+ * a turn in milliseconds, the libraries' ids separated by commas (the first is the baseline),
+ * the threads.
  */
 public final class UncontendedInTurnsFork {
 
 	/** The start of the line that gives one side's totals. */
 	static final String SIDE = "side ";
+
+	/** The start of the line that gives the CPU time of each Java thread in one side's turns. */
+	static final String THREADS_LINE = "threads ";
 
 	/** The last line of a fork that measured. */
 	static final String DONE = "done";
@@ -53,6 +63,7 @@ public final class UncontendedInTurnsFork {
 		int rounds = Integer.parseInt(args[2]);
 		Duration turn = Duration.ofMillis(Long.parseLong(args[3]));
 		List<Library> libraries = Arrays.stream(args[4].split(",")).map(Library::of).toList();
+		int threads = Integer.parseInt(args[5]);
 		List<AutoCloseable> opened = new ArrayList<>();
 		try {
 			List<Side> sides = new ArrayList<>();
@@ -61,7 +72,7 @@ public final class UncontendedInTurnsFork {
 				opened.add(client);
 				ExclusiveLocks locks = library.exclusive(client);
 				opened.add(locks);
-				sides.add(new Side(library.id(), locks));
+				sides.add(new Side(library.id(), locks, threads));
 			}
 			long warmupEnd = System.nanoTime() + warmup.toNanos();
 			do {
@@ -87,6 +98,9 @@ public final class UncontendedInTurnsFork {
 			for (int side = 0; side < sides.size(); side++) {
 				Arrays.sort(ratios[side]);
 				System.out.println(sides.get(side).totals(ratios[side]));
+			}
+			for (Side side : sides) {
+				System.out.println(side.threads());
 			}
 			System.out.println(DONE);
 		}
@@ -160,25 +174,53 @@ public final class UncontendedInTurnsFork {
 
 		private long bytes;
 
-		Side(String library, ExclusiveLocks locks) {
+		private final @Nullable Workers workers;
+
+		private final Map<Long, Long> threadNanos = new HashMap<>();
+
+		Side(String library, ExclusiveLocks locks, int threads) {
 			this.library = library;
 			this.locks = locks;
+			this.workers = (threads > 1) ? new Workers(library, locks, threads) : null;
 		}
 
 		/**
-		 * Make calls for the length of a turn, one after the other.
+		 * Make calls for the length of a turn: on this thread, one after the other, or on the
+		 * side's own threads, a key each.
 		 * @return the calls per second of the turn
 		 */
 		double turn(Duration length, boolean measured) throws Exception {
 			// The windows nest so that reading the compiler's threads (a walk of /proc) falls in
 			// neither the CPU nor the bytes counted for the calls.
 			long compilerBefore = compilerNanos();
+			long[] threadIds = measured ? THREADS.getAllThreadIds() : new long[0];
+			long[] threadsBefore = THREADS.getThreadCpuTime(threadIds);
 			long bytesBefore = allocatedBytes();
 			long cpuBefore = SYSTEM.getProcessCpuTime();
 			long start = System.nanoTime();
 			long end = start + length.toNanos();
+			int calls = (this.workers != null) ? this.workers.turn(end, measured) : callsAlone(end, measured);
+			long elapsed = System.nanoTime() - start;
+			if (measured) {
+				this.cpuNanos += SYSTEM.getProcessCpuTime() - cpuBefore;
+				this.bytes += allocatedBytes() - bytesBefore;
+				long[] threadsAfter = THREADS.getThreadCpuTime(threadIds);
+				for (int i = 0; i < threadIds.length; i++) {
+					if (threadsBefore[i] >= 0 && threadsAfter[i] >= 0) {
+						this.threadNanos.merge(threadIds[i], threadsAfter[i] - threadsBefore[i], Long::sum);
+					}
+				}
+				long compilerAfter = compilerNanos();
+				this.compilerNanos = (compilerBefore < 0 || compilerAfter < 0 || this.compilerNanos < 0) ? -1
+						: this.compilerNanos + compilerAfter - compilerBefore;
+				this.nanos += elapsed;
+			}
+			return calls * 1e9 / elapsed;
+		}
+
+		private int callsAlone(long end, boolean measured) throws Exception {
 			int calls = 0;
-			long now = start;
+			long now = System.nanoTime();
 			while (now - end < 0) {
 				long callStart = now;
 				this.locks.runExclusive(KEY, NO_WORK);
@@ -188,16 +230,7 @@ public final class UncontendedInTurnsFork {
 				}
 				calls++;
 			}
-			long elapsed = now - start;
-			if (measured) {
-				this.cpuNanos += SYSTEM.getProcessCpuTime() - cpuBefore;
-				this.bytes += allocatedBytes() - bytesBefore;
-				long compilerAfter = compilerNanos();
-				this.compilerNanos = (compilerBefore < 0 || compilerAfter < 0 || this.compilerNanos < 0) ? -1
-						: this.compilerNanos + compilerAfter - compilerBefore;
-				this.nanos += elapsed;
-			}
-			return calls * 1e9 / elapsed;
+			return calls;
 		}
 
 		private void record(long callNanos) {
@@ -224,6 +257,9 @@ public final class UncontendedInTurnsFork {
 		 * first side's.
 		 */
 		String totals(double[] sortedRatios) {
+			if (this.workers != null) {
+				this.workers.recordedCalls().forEach(this::record);
+			}
 			long[] sorted = Arrays.copyOf(this.callNanos, this.calls);
 			Arrays.sort(sorted);
 			return SIDE + this.library + " " + this.calls + " " + this.nanos + " " + this.cpuNanos + " "
@@ -232,11 +268,138 @@ public final class UncontendedInTurnsFork {
 							sortedRatios[0], sortedRatios[sortedRatios.length - 1]);
 		}
 
+		/**
+		 * The line of the CPU time the busiest Java threads used in this side's turns, per call,
+		 * in nanoseconds (for finding where a side's CPU goes; the report does not read it).
+		 */
+		String threads() {
+			StringBuilder line = new StringBuilder(THREADS_LINE).append(this.library);
+			this.threadNanos.entrySet()
+				.stream()
+				.filter((entry) -> entry.getValue() >= this.calls * 1000L)
+				.sorted(Map.Entry.<Long, Long>comparingByValue().reversed())
+				.limit(8)
+				.forEach((entry) -> {
+					ThreadInfo info = THREADS.getThreadInfo(entry.getKey());
+					String name = (info != null) ? info.getThreadName() : "ended";
+					line.append(" [").append(name).append('#').append(entry.getKey()).append("] ")
+						.append(entry.getValue() / this.calls);
+				});
+			return line.toString();
+		}
+
 		private static long percentile(long[] sorted, double fraction) {
 			if (sorted.length == 0) {
 				return 0;
 			}
 			return sorted[Math.min(sorted.length - 1, (int) Math.ceil(fraction * sorted.length) - 1)];
+		}
+
+	}
+
+	/**
+	 * A side's own threads, each making calls on a key of its own in every turn, started once so
+	 * that the bytes they allocate stay counted.
+	 */
+	private static final class Workers {
+
+		private final Phaser turns;
+
+		private final Worker[] workers;
+
+		private volatile long end;
+
+		private volatile boolean measured;
+
+		Workers(String library, ExclusiveLocks locks, int threads) {
+			this.turns = new Phaser(threads + 1);
+			this.workers = new Worker[threads];
+			for (int i = 0; i < threads; i++) {
+				this.workers[i] = new Worker(locks, "distinct-" + i);
+				Thread thread = new Thread(this.workers[i], library + "-" + i);
+				thread.setDaemon(true);
+				thread.start();
+			}
+		}
+
+		/**
+		 * Let every thread make calls until the end of the turn.
+		 * @return the calls of all threads
+		 */
+		int turn(long end, boolean measured) throws Exception {
+			this.end = end;
+			this.measured = measured;
+			this.turns.arriveAndAwaitAdvance();
+			this.turns.arriveAndAwaitAdvance();
+			int calls = 0;
+			for (Worker worker : this.workers) {
+				if (worker.failure != null) {
+					throw worker.failure;
+				}
+				calls += worker.turnCalls;
+			}
+			return calls;
+		}
+
+		List<Long> recordedCalls() {
+			List<Long> calls = new ArrayList<>();
+			for (Worker worker : this.workers) {
+				for (int i = 0; i < worker.calls; i++) {
+					calls.add(worker.callNanos[i]);
+				}
+			}
+			return calls;
+		}
+
+		private final class Worker implements Runnable {
+
+			private final ExclusiveLocks locks;
+
+			private final String key;
+
+			private long[] callNanos = new long[1 << 12];
+
+			private int calls;
+
+			private int turnCalls;
+
+			private @Nullable Exception failure;
+
+			Worker(ExclusiveLocks locks, String key) {
+				this.locks = locks;
+				this.key = key;
+			}
+
+			@Override
+			public void run() {
+				while (true) {
+					Workers.this.turns.arriveAndAwaitAdvance();
+					long end = Workers.this.end;
+					boolean measured = Workers.this.measured;
+					int turnCalls = 0;
+					try {
+						long now = System.nanoTime();
+						while (now - end < 0) {
+							long callStart = now;
+							this.locks.runExclusive(this.key, NO_WORK);
+							now = System.nanoTime();
+							if (measured) {
+								if (this.calls == this.callNanos.length) {
+									this.callNanos = Arrays.copyOf(this.callNanos, this.calls * 2);
+								}
+								this.callNanos[this.calls++] = now - callStart;
+							}
+							turnCalls++;
+						}
+					}
+					catch (Exception ex) {
+						this.failure = ex;
+					}
+					this.turnCalls = turnCalls;
+					Workers.this.turns.arriveAndAwaitAdvance();
+				}
+			}
+
 		}
 
 	}

@@ -86,7 +86,7 @@ class FencedGoalsTests {
 	private List<String> render() {
 		StringBuilder out = new StringBuilder();
 		FencedGoals.append(out, List.of(new SetupReport(ZooKeeperSetup.ENSEMBLE, new ServerDescription("", "", "", ""),
-				"server 2 (follower)", this.measurements, this.grants, List.of(), TurnsReport.NONE, List.of())), 0.25);
+				"server 2 (follower)", this.measurements, this.grants, List.of(), List.of(), List.of())), 0.25);
 		return Arrays.asList(out.toString().split("\n"));
 	}
 

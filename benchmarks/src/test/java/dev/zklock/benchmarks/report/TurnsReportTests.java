@@ -49,6 +49,19 @@ class TurnsReportTests {
 	}
 
 	@Test
+	void manyThreadsAreJudgedOnThroughputAloneAgainstTheirOwnGoal() {
+		List<String> lines = render(32, 0.0, fork(1_000, 850, 0.85), fork(1_000, 820, 0.82), fork(1_000, 900, 0.90));
+
+		assertThat(lines).contains("#### 3i. 32 threads, a key each, in turns with the floor at as many threads");
+		assertThat(row(lines, "calls per second")).contains("| ≥ 0.8× |").endsWith("| **met** |");
+		assertThat(row(lines, "p99 (µs)")).endsWith("| 1.20× |  |  |");
+		assertThat(row(lines, "CPU per call, the whole process (µs)")).endsWith("| 1.20× |  |  |");
+		assertThat(row(lines, "bytes allocated per call")).endsWith("|  |  |");
+		assertThat(row(render(32, 0.0, fork(1_000, 850, 0.85), fork(1_000, 780, 0.78), fork(1_000, 900, 0.90)),
+				"calls per second")).endsWith("| not decided: the interval reaches across the goal |");
+	}
+
+	@Test
 	void forksRunWhileOtherProcessesKeptTheMachineBusyAreNotForComparison() {
 		List<String> lines = render(1.5, fork(1_000, 980, 0.97), fork(1_000, 1_010, 1.00), fork(1_000, 960, 0.96));
 
@@ -74,8 +87,12 @@ class TurnsReportTests {
 	}
 
 	private static List<String> render(double otherProcessors, UncontendedInTurns.Fork... forks) {
+		return render(1, otherProcessors, forks);
+	}
+
+	private static List<String> render(int threads, double otherProcessors, UncontendedInTurns.Fork... forks) {
 		StringBuilder out = new StringBuilder();
-		new TurnsReport(List.of(forks), new Measurement.Load(QUIET, QUIET, otherProcessors)).appendTo(out, 0.25);
+		new TurnsReport(threads, List.of(forks), new Measurement.Load(QUIET, QUIET, otherProcessors)).appendTo(out, 0.25);
 		return Arrays.asList(out.toString().split("\n"));
 	}
 
