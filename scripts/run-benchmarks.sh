@@ -39,6 +39,8 @@
 #   turnLibraries           libraries taking turns: floor, zklock, then any beside them
 #                                                                         [floor,zklock,shape-two-multis-sync]
 #   turnWarmup              warmup of each fork of workload 1i, in turns   [120s]
+#   turnThreads             threads of each library's turns in workload 1i, one run after the other
+#                           (more than one: as many threads on a key each), comma-separated [1]
 #   requestCycles           lock cycles per library for workload 7, 0 = skip        [1000]
 #   failoverRepetitions     failovers per kind of shutdown for workload 8, 0 = skip [10]
 #   failoverSessionTimeout  session timeout of the election participants  [10s]
