@@ -48,8 +48,8 @@ import dev.zklock.test.ZooKeeperEnsemble;
 /**
  * Runs the whole benchmark set against each ZooKeeper setup in turn and writes the report:
  * the requests per lock cycle (standalone server only), the JMH workloads, the uncontended call
- * and the floor in turns, then the leader failovers. Settings come from {@code bench.*} system properties (see
- * {@link RunSettings}).
+ * and the floor in turns, then the leader failovers. Settings come from {@code bench.*} system
+ * properties (see {@link RunSettings}).
  */
 public final class BenchmarkRun {
 
@@ -118,15 +118,15 @@ public final class BenchmarkRun {
 				requests = RequestsPerCycle.measure(servers.connectString(), servers.clientPort(1),
 						this.settings.requestCycles());
 			}
-			if (!this.settings.include().isBlank()) {
-				log("Running the JMH workloads");
-			}
 			Path grantsFile = Files.createDirectories(this.settings.logs()).resolve("grants-" + setup.id() + ".txt");
 			Files.deleteIfExists(grantsFile);
 			List<String> childJvmArgs = new ArrayList<>(this.settings.childJvmArgs());
 			childJvmArgs.addAll(clientArgs);
-			List<Measurement> measurements = this.settings.include().isBlank() ? List.of()
-					: jmh(pinned.connectString(), grantsFile, setup, clientArgs, childJvmArgs);
+			List<Measurement> measurements = List.of();
+			if (!this.settings.include().isBlank()) {
+				log("Running the JMH workloads");
+				measurements = jmh(pinned.connectString(), grantsFile, setup, clientArgs, childJvmArgs);
+			}
 			List<GrantCount> grants = Files.exists(grantsFile)
 					? Files.readAllLines(grantsFile).stream().filter((line) -> !line.isBlank()).map(GrantCount::parse)
 						.toList()

@@ -156,11 +156,7 @@ public final class RunSettings {
 	 * @return the setups
 	 */
 	public List<ZooKeeperSetup> setups() {
-		return Arrays.stream(this.values.get("setups").split(","))
-			.map(String::trim)
-			.filter((name) -> !name.isEmpty())
-			.map(ZooKeeperSetup::of)
-			.toList();
+		return list("setups").stream().map(ZooKeeperSetup::of).toList();
 	}
 
 	/**
@@ -177,10 +173,7 @@ public final class RunSettings {
 	 * @return the library ids
 	 */
 	public List<String> libraries() {
-		return Arrays.stream(this.values.get("library").split(","))
-			.map(String::trim)
-			.filter((name) -> !name.isEmpty())
-			.toList();
+		return list("library");
 	}
 
 	/**
@@ -260,10 +253,7 @@ public final class RunSettings {
 	 * @return the library ids
 	 */
 	public List<String> turnLibraries() {
-		return Arrays.stream(this.values.get("turnLibraries").split(","))
-			.map(String::trim)
-			.filter((name) -> !name.isEmpty())
-			.toList();
+		return list("turnLibraries");
 	}
 
 	/**
@@ -272,19 +262,15 @@ public final class RunSettings {
 	 * @return the numbers of threads
 	 */
 	public List<Integer> turnThreads() {
-		return Arrays.stream(this.values.get("turnThreads").split(","))
-			.map(String::trim)
-			.filter((value) -> !value.isEmpty())
-			.map((value) -> {
-				try {
-					return Integer.parseInt(value);
-				}
-				catch (NumberFormatException ex) {
-					throw new IllegalArgumentException(
-							"bench.turnThreads must be whole numbers separated by commas, not '" + value + "'", ex);
-				}
-			})
-			.toList();
+		return list("turnThreads").stream().map((value) -> {
+			try {
+				return Integer.parseInt(value);
+			}
+			catch (NumberFormatException ex) {
+				throw new IllegalArgumentException(
+						"bench.turnThreads must be whole numbers separated by commas, not '" + value + "'", ex);
+			}
+		}).toList();
 	}
 
 	/**
@@ -356,6 +342,16 @@ public final class RunSettings {
 	 */
 	public Map<String, String> asMap() {
 		return new java.util.TreeMap<>(this.values);
+	}
+
+	/**
+	 * Return a setting's values, separated by commas, without blanks.
+	 */
+	private List<String> list(String name) {
+		return Arrays.stream(this.values.get(name).split(","))
+			.map(String::trim)
+			.filter((value) -> !value.isEmpty())
+			.toList();
 	}
 
 	private int integer(String name) {
