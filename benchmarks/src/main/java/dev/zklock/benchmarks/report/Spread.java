@@ -52,10 +52,20 @@ public record Spread(double median, double p25, double p75, double min, double m
 	 * @return the text
 	 */
 	public String format() {
+		return format("");
+	}
+
+	/**
+	 * Return this spread as {@link #format()} does, each number but the least followed by a
+	 * unit: {@code 0.931× (0.925–0.944×)}.
+	 * @param unit the unit
+	 * @return the text
+	 */
+	public String format(String unit) {
 		if (this.count == 1 || this.min == this.max) {
-			return number(this.median);
+			return number(this.median) + unit;
 		}
-		return number(this.median) + " (" + number(this.min) + "–" + number(this.max) + ")";
+		return number(this.median) + unit + " (" + number(this.min) + "–" + number(this.max) + unit + ")";
 	}
 
 	/**

@@ -18,6 +18,10 @@ import dev.zklock.benchmarks.workload.UncontendedInTurns;
  */
 public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Measurement.Load load) {
 
+	private static final String FLOOR = Library.FLOOR.id();
+
+	private static final String ZKLOCK = Library.ZKLOCK.id();
+
 	/**
 	 * Append the workload's section: each side's figures, zklock's over the floor's in each fork,
 	 * and the goals of the uncontended call judged on those ratios.
@@ -55,38 +59,39 @@ public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Meas
 				List.of("figure", "floor", "zklock (defaults)", "zklock ÷ floor, each fork's own", "goal", "verdict"));
 		boolean one = (this.threads == 1);
 		double throughputGoal = one ? FloorGoals.THROUGHPUT_GOAL : FloorGoals.DISTINCT_KEYS_GOAL;
-		table.row(List.of("calls per second", sides(UncontendedInTurns.Side::perSecond, true, 1),
-				sides(UncontendedInTurns.Side::perSecond, false, 1), ratio(UncontendedInTurns.Fork::throughputRatio),
+		table.row(List.of("calls per second", figure(FLOOR, UncontendedInTurns.Side::perSecond, 1),
+				figure(ZKLOCK, UncontendedInTurns.Side::perSecond, 1), ratio(UncontendedInTurns.Fork::throughputRatio),
 				"≥ " + LockGoals.times(throughputGoal),
 				GoalVerdict.everyAtLeast(spread(UncontendedInTurns.Fork::throughputRatio), throughputGoal).text(busy)));
-		table.row(List.of("p50 (µs)", sides((side) -> side.p50Nanos(), true, 1e-3),
-				sides((side) -> side.p50Nanos(), false, 1e-3),
+		table.row(List.of("p50 (µs)", figure(FLOOR, (side) -> side.p50Nanos(), 1e-3),
+				figure(ZKLOCK, (side) -> side.p50Nanos(), 1e-3),
 				ratio((fork) -> (double) fork.zkLock().p50Nanos() / fork.floor().p50Nanos()), "", ""));
-		table.row(List.of("p99 (µs)", sides((side) -> side.p99Nanos(), true, 1e-3),
-				sides((side) -> side.p99Nanos(), false, 1e-3), ratio(UncontendedInTurns.Fork::p99Ratio),
+		table.row(List.of("p99 (µs)", figure(FLOOR, (side) -> side.p99Nanos(), 1e-3),
+				figure(ZKLOCK, (side) -> side.p99Nanos(), 1e-3), ratio(UncontendedInTurns.Fork::p99Ratio),
 				one ? "≤ " + LockGoals.times(FloorGoals.P99_GOAL) : "",
 				one ? GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::p99Ratio), FloorGoals.P99_GOAL).text(busy)
 						: ""));
-		table.row(List.of("CPU per call, the whole process (µs)", sides(UncontendedInTurns.Side::cpuPerCall, true, 1e-3),
-				sides(UncontendedInTurns.Side::cpuPerCall, false, 1e-3), ratio(UncontendedInTurns.Fork::cpuRatio),
+		table.row(List.of("CPU per call, the whole process (µs)",
+				figure(FLOOR, UncontendedInTurns.Side::cpuPerCall, 1e-3),
+				figure(ZKLOCK, UncontendedInTurns.Side::cpuPerCall, 1e-3), ratio(UncontendedInTurns.Fork::cpuRatio),
 				one ? "≤ " + LockGoals.times(FloorGoals.CPU_GOAL) : "",
 				one ? GoalVerdict.everyAtMost(spread(UncontendedInTurns.Fork::cpuRatio), FloorGoals.CPU_GOAL).text(busy)
 						: ""));
 		boolean compilerKnown = this.forks.stream()
 			.noneMatch((fork) -> Double.isNaN(fork.cpuWithoutCompilerRatio()));
 		table.row(List.of("the same without the JIT compiler's threads (µs)",
-				compilerKnown ? sides(UncontendedInTurns.Side::cpuWithoutCompilerPerCall, true, 1e-3) : "not known",
-				compilerKnown ? sides(UncontendedInTurns.Side::cpuWithoutCompilerPerCall, false, 1e-3) : "not known",
+				compilerKnown ? figure(FLOOR, UncontendedInTurns.Side::cpuWithoutCompilerPerCall, 1e-3) : "not known",
+				compilerKnown ? figure(ZKLOCK, UncontendedInTurns.Side::cpuWithoutCompilerPerCall, 1e-3) : "not known",
 				compilerKnown ? ratio(UncontendedInTurns.Fork::cpuWithoutCompilerRatio) : "",
 				one ? "≤ " + LockGoals.times(FloorGoals.CPU_GOAL) + ", if judged without the compiler" : "",
 				(compilerKnown && one) ? GoalVerdict
 					.everyAtMost(spread(UncontendedInTurns.Fork::cpuWithoutCompilerRatio), FloorGoals.CPU_GOAL)
 					.text(busy) : ""));
 		table.row(List.of("the compiler's share of the process's CPU (%)",
-				compilerKnown ? sides(UncontendedInTurns.Side::compilerShare, true, 100) : "not known",
-				compilerKnown ? sides(UncontendedInTurns.Side::compilerShare, false, 100) : "not known", "", "", ""));
-		table.row(List.of("bytes allocated per call", sides(UncontendedInTurns.Side::bytesPerCall, true, 1),
-				sides(UncontendedInTurns.Side::bytesPerCall, false, 1),
+				compilerKnown ? figure(FLOOR, UncontendedInTurns.Side::compilerShare, 100) : "not known",
+				compilerKnown ? figure(ZKLOCK, UncontendedInTurns.Side::compilerShare, 100) : "not known", "", "", ""));
+		table.row(List.of("bytes allocated per call", figure(FLOOR, UncontendedInTurns.Side::bytesPerCall, 1),
+				figure(ZKLOCK, UncontendedInTurns.Side::bytesPerCall, 1),
 				ratio((fork) -> fork.zkLock().bytesPerCall() / fork.floor().bytesPerCall()),
 				one ? "zklock ≤ " + Spread.number(FloorGoals.ALLOCATION_BUDGET_BYTES) + " B (the budget)" : "",
 				one ? GoalVerdict
@@ -102,11 +107,13 @@ public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Meas
 					"p50 (µs)", "CPU per call (µs)", "÷ floor", "bytes allocated per call"));
 			for (UncontendedInTurns.Side side : first.subList(2, first.size())) {
 				String library = side.library();
-				beside.row(List.of(Library.of(library).label() + " (`" + library + "`)", of(library, UncontendedInTurns.Side::perSecond, 1),
+				beside.row(List.of(Library.of(library).label() + " (`" + library + "`)",
+						figure(library, UncontendedInTurns.Side::perSecond, 1),
 						ratio((fork) -> side(fork, library).turnRatio()),
-						of(library, (each) -> each.p50Nanos(), 1e-3), of(library, UncontendedInTurns.Side::cpuPerCall, 1e-3),
+						figure(library, (each) -> each.p50Nanos(), 1e-3),
+						figure(library, UncontendedInTurns.Side::cpuPerCall, 1e-3),
 						ratio((fork) -> side(fork, library).cpuPerCall() / fork.floor().cpuPerCall()),
-						of(library, UncontendedInTurns.Side::bytesPerCall, 1)));
+						figure(library, UncontendedInTurns.Side::bytesPerCall, 1)));
 			}
 			beside.appendTo(out);
 		}
@@ -131,15 +138,9 @@ public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Meas
 			.orElseThrow(() -> new IllegalStateException("A fork of workload 1i did not run " + library));
 	}
 
-	private String of(String library, ToDoubleFunction<UncontendedInTurns.Side> figure, double scale) {
+	private String figure(String library, ToDoubleFunction<UncontendedInTurns.Side> figure, double scale) {
 		return Spread.of(this.forks.stream().map((fork) -> figure.applyAsDouble(side(fork, library)) * scale).toList())
 			.format();
-	}
-
-	private String sides(ToDoubleFunction<UncontendedInTurns.Side> figure, boolean floor, double scale) {
-		return Spread.of(this.forks.stream()
-			.map((fork) -> figure.applyAsDouble(floor ? fork.floor() : fork.zkLock()) * scale)
-			.toList()).format();
 	}
 
 	private Spread spread(ToDoubleFunction<UncontendedInTurns.Fork> ratio) {
@@ -147,10 +148,7 @@ public record TurnsReport(int threads, List<UncontendedInTurns.Fork> forks, Meas
 	}
 
 	private String ratio(ToDoubleFunction<UncontendedInTurns.Fork> ratio) {
-		Spread spread = spread(ratio);
-		return (spread.count() == 1 || spread.min() == spread.max()) ? Spread.number(spread.median()) + "×"
-				: Spread.number(spread.median()) + "× (" + Spread.number(spread.min()) + "–"
-						+ Spread.number(spread.max()) + "×)";
+		return spread(ratio).format("×");
 	}
 
 }
