@@ -147,24 +147,79 @@ public final class UncontendedInTurnsFork {
 	}
 
 	/**
+	 * Make calls on a key, one after the other, until the end (on {@link System#nanoTime()}'s
+	 * clock), each call's time recorded where there are times to record it in.
+	 * @return the calls made
+	 */
+	private static int makeCalls(ExclusiveLocks locks, String key, long end, @Nullable CallTimes times)
+			throws Exception {
+		int calls = 0;
+		long now = System.nanoTime();
+		while (now - end < 0) {
+			long callStart = now;
+			locks.runExclusive(key, NO_WORK);
+			now = System.nanoTime();
+			if (times != null) {
+				times.add(now - callStart);
+			}
+			calls++;
+		}
+		return calls;
+	}
+
+	/**
+	 * The times of calls, in nanoseconds.
+	 */
+	private static final class CallTimes {
+
+		private long[] nanos;
+
+		private int count;
+
+		CallTimes(int capacity) {
+			this.nanos = new long[capacity];
+		}
+
+		void add(long callNanos) {
+			if (this.count == this.nanos.length) {
+				this.nanos = Arrays.copyOf(this.nanos, this.count * 2);
+			}
+			this.nanos[this.count++] = callNanos;
+		}
+
+		void addAll(CallTimes other) {
+			for (int i = 0; i < other.count; i++) {
+				add(other.nanos[i]);
+			}
+		}
+
+		long[] sorted() {
+			long[] sorted = Arrays.copyOf(this.nanos, this.count);
+			Arrays.sort(sorted);
+			return sorted;
+		}
+
+	}
+
+	/**
 	 * One library's side of the turns: its totals over the measured turns, and the time of each
 	 * of its measured calls.
 	 */
 	private static final class Side {
 
-		private static final com.sun.management.OperatingSystemMXBean SYSTEM = (com.sun.management.OperatingSystemMXBean) ManagementFactory
-			.getOperatingSystemMXBean();
+		private static final com.sun.management.OperatingSystemMXBean SYSTEM =
+				(com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-		private static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory
-			.getThreadMXBean();
+		private static final com.sun.management.ThreadMXBean THREADS =
+				(com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
 		private final String library;
 
 		private final ExclusiveLocks locks;
 
-		private long[] callNanos = new long[1 << 16];
+		private final CallTimes times = new CallTimes(1 << 16);
 
-		private int calls;
+		private long calls;
 
 		private long nanos;
 
@@ -199,9 +254,11 @@ public final class UncontendedInTurnsFork {
 			long cpuBefore = SYSTEM.getProcessCpuTime();
 			long start = System.nanoTime();
 			long end = start + length.toNanos();
-			int calls = (this.workers != null) ? this.workers.turn(end, measured) : callsAlone(end, measured);
+			int calls = (this.workers != null) ? this.workers.turn(end, measured)
+					: makeCalls(this.locks, KEY, end, measured ? this.times : null);
 			long elapsed = System.nanoTime() - start;
 			if (measured) {
+				this.calls += calls;
 				this.cpuNanos += SYSTEM.getProcessCpuTime() - cpuBefore;
 				this.bytes += allocatedBytes() - bytesBefore;
 				long[] threadsAfter = THREADS.getThreadCpuTime(threadIds);
@@ -216,28 +273,6 @@ public final class UncontendedInTurnsFork {
 				this.nanos += elapsed;
 			}
 			return calls * 1e9 / elapsed;
-		}
-
-		private int callsAlone(long end, boolean measured) throws Exception {
-			int calls = 0;
-			long now = System.nanoTime();
-			while (now - end < 0) {
-				long callStart = now;
-				this.locks.runExclusive(KEY, NO_WORK);
-				now = System.nanoTime();
-				if (measured) {
-					record(now - callStart);
-				}
-				calls++;
-			}
-			return calls;
-		}
-
-		private void record(long callNanos) {
-			if (this.calls == this.callNanos.length) {
-				this.callNanos = Arrays.copyOf(this.callNanos, this.calls * 2);
-			}
-			this.callNanos[this.calls++] = callNanos;
 		}
 
 		private static long allocatedBytes() {
@@ -257,11 +292,7 @@ public final class UncontendedInTurnsFork {
 		 * first side's.
 		 */
 		String totals(double[] sortedRatios) {
-			if (this.workers != null) {
-				this.workers.recordedCalls().forEach(this::record);
-			}
-			long[] sorted = Arrays.copyOf(this.callNanos, this.calls);
-			Arrays.sort(sorted);
+			long[] sorted = ((this.workers != null) ? this.workers.times() : this.times).sorted();
 			return SIDE + this.library + " " + this.calls + " " + this.nanos + " " + this.cpuNanos + " "
 					+ this.compilerNanos + " " + this.bytes + " " + percentile(sorted, 0.5) + " "
 					+ percentile(sorted, 0.99) + String.format(Locale.ROOT, " %.6f %.6f %.6f", median(sortedRatios),
@@ -341,14 +372,15 @@ public final class UncontendedInTurnsFork {
 			return calls;
 		}
 
-		List<Long> recordedCalls() {
-			List<Long> calls = new ArrayList<>();
+		/**
+		 * Return the times of every thread's measured calls.
+		 */
+		CallTimes times() {
+			CallTimes times = new CallTimes(1 << 16);
 			for (Worker worker : this.workers) {
-				for (int i = 0; i < worker.calls; i++) {
-					calls.add(worker.callNanos[i]);
-				}
+				times.addAll(worker.times);
 			}
-			return calls;
+			return times;
 		}
 
 		private final class Worker implements Runnable {
@@ -357,9 +389,7 @@ public final class UncontendedInTurnsFork {
 
 			private final String key;
 
-			private long[] callNanos = new long[1 << 12];
-
-			private int calls;
+			private final CallTimes times = new CallTimes(1 << 12);
 
 			private int turnCalls;
 
@@ -378,19 +408,7 @@ public final class UncontendedInTurnsFork {
 					boolean measured = Workers.this.measured;
 					int turnCalls = 0;
 					try {
-						long now = System.nanoTime();
-						while (now - end < 0) {
-							long callStart = now;
-							this.locks.runExclusive(this.key, NO_WORK);
-							now = System.nanoTime();
-							if (measured) {
-								if (this.calls == this.callNanos.length) {
-									this.callNanos = Arrays.copyOf(this.callNanos, this.calls * 2);
-								}
-								this.callNanos[this.calls++] = now - callStart;
-							}
-							turnCalls++;
-						}
+						turnCalls = makeCalls(this.locks, this.key, end, measured ? this.times : null);
 					}
 					catch (Exception ex) {
 						this.failure = ex;
