@@ -44,13 +44,10 @@ class AsyncAcquisitionFrayTests {
 
 	@ConcurrencyTest(iterations = ITERATIONS)
 	void aCallCancelledWhileTheEventThreadGrantsItLeavesTheKeyFree() {
-		SimWorld world = new SimWorld(1, 0);
-		SimServer server = new SimServer();
-		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
-		world.runUntil(SimWorld.millis(50));
-		QueuedPort port = new QueuedPort(client);
-		LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE,
-				false, LockCallListener.NONE, LockSettings.DEFAULTS, 2);
+		QueuedInstance instance = QueuedInstance.connected();
+		SimWorld world = instance.world();
+		QueuedPort port = instance.port();
+		LockEngine engine = instance.engine();
 		CompletableFuture<Acquisition> call = engine.acquireAsync(List.of("k"), LockMode.EXCLUSIVE,
 				Duration.ofSeconds(-1), Runnable::run);
 		Thread events = RaceThreads.start(() -> port.run(world, STEPS_BESIDE, () -> false));

@@ -24,13 +24,7 @@ class KeyLocksFrayTests {
 
 	@ConcurrencyTest(iterations = ITERATIONS)
 	void twoCallsAskingForAKeysFirstLockAtOnceGetTheSameOne() {
-		SimWorld world = new SimWorld(1, 0);
-		SimServer server = new SimServer();
-		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
-		world.runUntil(SimWorld.millis(50));
-		LockEngine engine = new LockEngine(new QueuedPort(client), client::mayHavePausedSince, SimRun.BASE, false,
-				LockCallListener.NONE, LockSettings.DEFAULTS, 2);
-		KeyLocks keyLocks = engine.keyLocks();
+		KeyLocks keyLocks = QueuedInstance.connected().engine().keyLocks();
 		String keyPath = SimRun.BASE + "/" + KEY;
 		KeyLock[] obtained = new KeyLock[2];
 		Thread first = RaceThreads.start(() -> obtained[0] = keyLocks.obtain(KEY, keyPath));

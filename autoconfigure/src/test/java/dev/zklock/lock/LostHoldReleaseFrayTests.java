@@ -41,13 +41,10 @@ class LostHoldReleaseFrayTests {
 
 	@ConcurrencyTest(iterations = ITERATIONS)
 	void aLostHoldReleasedWhileTheKeyIsGrantedAgainFreesNothingOfTheNewGrant() {
-		SimWorld world = new SimWorld(1, 0);
-		SimServer server = new SimServer();
-		SimClient client = new SimClient(world, server, "i0", SimFaults.NONE, SimWorld.millis(4000));
-		world.runUntil(SimWorld.millis(50));
-		QueuedPort port = new QueuedPort(client);
-		LockEngine engine = new LockEngine(port, client::mayHavePausedSince, SimRun.BASE, false,
-				LockCallListener.NONE, LockSettings.DEFAULTS, 2);
+		QueuedInstance instance = QueuedInstance.connected();
+		SimWorld world = instance.world();
+		QueuedPort port = instance.port();
+		LockEngine engine = instance.engine();
 		CompletableFuture<Acquisition> first = acquire(engine);
 		port.run(world, MOST_STEPS, first::isDone);
 		RaceThreads.check(first.join() != null, "the first call was not granted");
@@ -55,7 +52,7 @@ class LostHoldReleaseFrayTests {
 		port.run(world, 20, () -> false);
 		RaceThreads.check(!second.isDone(), "the second call was granted beside the first");
 		// Only this thread touches the simulator until the two threads start.
-		client.expireSession();
+		instance.client().expireSession();
 		Thread events = RaceThreads.start(() -> port.run(world, MOST_STEPS, second::isDone));
 		Thread holder = RaceThreads.start(() -> engine.releaseAsync(first.join()));
 		RaceThreads.join(events, holder);
