@@ -60,6 +60,15 @@ public enum Library implements Subject.Described {
 					+ "reply itself; excludes nobody"),
 
 	/**
+	 * The same synchronous transactions with the lock node zklock makes: named as zklock names it
+	 * (a protected id of its own and Curator's read-write lock marker) and holding the owner data
+	 * zklock writes. What is left between it and zklock is the core's own work.
+	 */
+	SHAPE_TWO_MULTIS_NAMED("shape-two-multis-named", "the same, zklock's node name and data (no lock)", false,
+			"as shape-two-multis-sync, the lock node named _c_<random id>-__WRIT__ and holding zklock's owner data "
+					+ "(participant, mode, asked); excludes nobody"),
+
+	/**
 	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
 	 * Integration's registry uses them: the baseline of most workloads.
 	 */
@@ -151,6 +160,8 @@ public enum Library implements Subject.Described {
 				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_ASYNC);
 			case SHAPE_TWO_MULTIS_SYNC ->
 				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_SYNC);
+			case SHAPE_TWO_MULTIS_NAMED ->
+				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_SYNC_NAMED);
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);

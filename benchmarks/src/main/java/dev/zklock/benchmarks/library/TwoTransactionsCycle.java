@@ -1,7 +1,10 @@
 package dev.zklock.benchmarks.library;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -13,6 +16,10 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+
+import dev.zklock.LockMode;
+import dev.zklock.leader.ParticipantIds;
+import dev.zklock.lock.NodeOwner;
 
 /**
  * Two transactions a cycle, without a lock around them: the key's container and a node under it
@@ -26,7 +33,7 @@ import org.apache.zookeeper.ZooKeeper;
  * transactions, as asynchronous transactions of the client's ZooKeeper handle (without Curator's
  * builders, path checks and retries; the reply still comes through the event thread), or as
  * synchronous transactions of the handle, the caller waking on the reply itself as the floor
- * does.
+ * does; the last of them also with the lock node zklock makes, its name and its data.
  */
 final class TwoTransactionsCycle implements ExclusiveLocks {
 
@@ -37,6 +44,8 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 	private final String basePath;
 
 	private final Sending sending;
+
+	private final String participant = ParticipantIds.unnumbered("application");
 
 	private volatile boolean baseMade;
 
@@ -87,9 +96,13 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 
 	private void runOnHandle(String keyPath, Runnable work) throws Exception {
 		ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
+		boolean named = this.sending == Sending.HANDLE_SYNC_NAMED;
+		String lockNode = named ? zkLockName() : "lock-";
+		byte[] data = named ? new NodeOwner(this.participant, null, LockMode.EXCLUSIVE, Instant.now()).toBytes()
+				: NO_DATA;
 		List<OpResult> created = commit(zooKeeper,
 				List.of(Op.create(keyPath, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER),
-						Op.create(ZKPaths.makePath(keyPath, "lock-"), NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE,
+						Op.create(ZKPaths.makePath(keyPath, lockNode), data, ZooDefs.Ids.OPEN_ACL_UNSAFE,
 								CreateMode.EPHEMERAL_SEQUENTIAL)));
 		String path = ((OpResult.CreateResult) created.get(1)).getPath();
 		try {
@@ -100,8 +113,17 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		}
 	}
 
+	/**
+	 * Return a lock node's name as zklock makes it by default: a protected id of its own, made as
+	 * zklock's port makes it, and the marker of Curator's write lock.
+	 */
+	private static String zkLockName() {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		return "_c_" + new UUID(random.nextLong(), random.nextLong()) + "-__WRIT__";
+	}
+
 	private List<OpResult> commit(ZooKeeper zooKeeper, List<Op> operations) throws Exception {
-		if (this.sending == Sending.HANDLE_SYNC) {
+		if (this.sending == Sending.HANDLE_SYNC || this.sending == Sending.HANDLE_SYNC_NAMED) {
 			return zooKeeper.multi(operations);
 		}
 		CompletableFuture<List<OpResult>> done = new CompletableFuture<>();
@@ -136,7 +158,13 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		HANDLE_ASYNC,
 
 		/** Synchronous transactions of the ZooKeeper handle, the caller waking on the reply. */
-		HANDLE_SYNC
+		HANDLE_SYNC,
+
+		/**
+		 * Synchronous transactions of the ZooKeeper handle, the lock node named as zklock names
+		 * it and holding the owner data zklock writes.
+		 */
+		HANDLE_SYNC_NAMED
 
 	}
 
