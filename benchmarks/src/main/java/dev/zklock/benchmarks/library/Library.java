@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.apache.curator.framework.CuratorFramework;
 
+import dev.zklock.benchmarks.library.TwoTransactionsCycle.Node;
+import dev.zklock.benchmarks.library.TwoTransactionsCycle.Sending;
 import dev.zklock.lock.LockSettings;
 
 /**
@@ -155,13 +157,10 @@ public enum Library implements Subject.Described {
 			case FLOOR -> new FloorCycle(client, basePath());
 			case SHAPE_EVENT_THREAD -> new RequestShapeCycle(client, basePath(), false);
 			case SHAPE_CALLER_WAITS -> new RequestShapeCycle(client, basePath(), true);
-			case SHAPE_TWO_MULTIS -> new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.CURATOR);
-			case SHAPE_TWO_MULTIS_HANDLE ->
-				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_ASYNC);
-			case SHAPE_TWO_MULTIS_SYNC ->
-				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_SYNC);
-			case SHAPE_TWO_MULTIS_NAMED ->
-				new TwoTransactionsCycle(client, basePath(), TwoTransactionsCycle.Sending.HANDLE_SYNC_NAMED);
+			case SHAPE_TWO_MULTIS -> twoTransactions(client, Sending.CURATOR, Node.BARE);
+			case SHAPE_TWO_MULTIS_HANDLE -> twoTransactions(client, Sending.HANDLE_ASYNC, Node.BARE);
+			case SHAPE_TWO_MULTIS_SYNC -> twoTransactions(client, Sending.HANDLE_SYNC, Node.BARE);
+			case SHAPE_TWO_MULTIS_NAMED -> twoTransactions(client, Sending.HANDLE_SYNC, Node.ZKLOCKS);
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);
@@ -197,6 +196,10 @@ public enum Library implements Subject.Described {
 			case ZKLOCK -> zkLock(client);
 			default -> throw unsupported("skip-if-locked locks");
 		};
+	}
+
+	private TwoTransactionsCycle twoTransactions(CuratorFramework client, Sending sending, Node node) {
+		return new TwoTransactionsCycle(client, basePath(), sending, node);
 	}
 
 	private CuratorLocks curator(CuratorFramework client) {

@@ -16,6 +16,7 @@ import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
+import org.jspecify.annotations.Nullable;
 
 import dev.zklock.LockMode;
 import dev.zklock.leader.ParticipantIds;
@@ -33,7 +34,7 @@ import dev.zklock.lock.NodeOwner;
  * transactions, as asynchronous transactions of the client's ZooKeeper handle (without Curator's
  * builders, path checks and retries; the reply still comes through the event thread), or as
  * synchronous transactions of the handle, the caller waking on the reply itself as the floor
- * does; the last of them also with the lock node zklock makes, its name and its data.
+ * does. The lock node is either a bare one or the one zklock makes ({@link Node}).
  */
 final class TwoTransactionsCycle implements ExclusiveLocks {
 
@@ -45,14 +46,16 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 
 	private final Sending sending;
 
-	private final String participant = ParticipantIds.unnumbered("application");
+	/** The participant id zklock's node data names; {@code null} for a bare node. */
+	private final @Nullable String participant;
 
 	private volatile boolean baseMade;
 
-	TwoTransactionsCycle(CuratorFramework client, String basePath, Sending sending) {
+	TwoTransactionsCycle(CuratorFramework client, String basePath, Sending sending, Node node) {
 		this.client = client;
 		this.basePath = basePath;
 		this.sending = sending;
+		this.participant = (node == Node.ZKLOCKS) ? ParticipantIds.unnumbered("application") : null;
 	}
 
 	@Override
@@ -74,8 +77,12 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 	}
 
 	private void run(String keyPath, Runnable work) throws Exception {
+		String participant = this.participant;
+		String lockNodePath = ZKPaths.makePath(keyPath, (participant != null) ? zkLockName() : "lock-");
+		byte[] data = (participant != null)
+				? new NodeOwner(participant, null, LockMode.EXCLUSIVE, Instant.now()).toBytes() : NO_DATA;
 		if (this.sending != Sending.CURATOR) {
-			runOnHandle(keyPath, work);
+			runOnHandle(keyPath, lockNodePath, data, work);
 			return;
 		}
 		List<CuratorTransactionResult> created = commit(
@@ -83,7 +90,7 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 				this.client.transactionOp()
 					.create()
 					.withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
-					.forPath(ZKPaths.makePath(keyPath, "lock-"), NO_DATA));
+					.forPath(lockNodePath, data));
 		String path = created.get(1).getResultPath();
 		try {
 			work.run();
@@ -94,16 +101,11 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		}
 	}
 
-	private void runOnHandle(String keyPath, Runnable work) throws Exception {
+	private void runOnHandle(String keyPath, String lockNodePath, byte[] data, Runnable work) throws Exception {
 		ZooKeeper zooKeeper = this.client.getZookeeperClient().getZooKeeper();
-		boolean named = this.sending == Sending.HANDLE_SYNC_NAMED;
-		String lockNode = named ? zkLockName() : "lock-";
-		byte[] data = named ? new NodeOwner(this.participant, null, LockMode.EXCLUSIVE, Instant.now()).toBytes()
-				: NO_DATA;
 		List<OpResult> created = commit(zooKeeper,
 				List.of(Op.create(keyPath, NO_DATA, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.CONTAINER),
-						Op.create(ZKPaths.makePath(keyPath, lockNode), data, ZooDefs.Ids.OPEN_ACL_UNSAFE,
-								CreateMode.EPHEMERAL_SEQUENTIAL)));
+						Op.create(lockNodePath, data, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.EPHEMERAL_SEQUENTIAL)));
 		String path = ((OpResult.CreateResult) created.get(1)).getPath();
 		try {
 			work.run();
@@ -123,7 +125,7 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 	}
 
 	private List<OpResult> commit(ZooKeeper zooKeeper, List<Op> operations) throws Exception {
-		if (this.sending == Sending.HANDLE_SYNC || this.sending == Sending.HANDLE_SYNC_NAMED) {
+		if (this.sending == Sending.HANDLE_SYNC) {
 			return zooKeeper.multi(operations);
 		}
 		CompletableFuture<List<OpResult>> done = new CompletableFuture<>();
@@ -158,13 +160,23 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		HANDLE_ASYNC,
 
 		/** Synchronous transactions of the ZooKeeper handle, the caller waking on the reply. */
-		HANDLE_SYNC,
+		HANDLE_SYNC
+
+	}
+
+	/**
+	 * The lock node a cycle makes.
+	 */
+	enum Node {
+
+		/** A bare node: {@code lock-<sequence>}, no data. */
+		BARE,
 
 		/**
-		 * Synchronous transactions of the ZooKeeper handle, the lock node named as zklock names
-		 * it and holding the owner data zklock writes.
+		 * The node zklock makes by default: named with a protected id of its own and the marker
+		 * of Curator's write lock, and holding the owner's data (participant, mode, asked).
 		 */
-		HANDLE_SYNC_NAMED
+		ZKLOCKS
 
 	}
 

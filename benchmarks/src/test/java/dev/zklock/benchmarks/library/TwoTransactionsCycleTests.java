@@ -1,7 +1,8 @@
 package dev.zklock.benchmarks.library;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
@@ -18,38 +19,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TwoTransactionsCycleTests {
 
+	private static final String KEY = "key";
+
 	@Test
 	void theNamedShapeMakesTheLockNodeZkLockMakes() throws Exception {
 		try (ZooKeeperTestServer server = ZooKeeperTestServer.start(2000);
 				CuratorFramework client = CuratorClients.connect(server.getConnectString())) {
 			Library library = Library.SHAPE_TWO_MULTIS_NAMED;
 			ExclusiveLocks locks = library.exclusive(client);
-			List<String> names = new ArrayList<>();
-			List<NodeOwner> owners = new ArrayList<>();
-			for (int cycle = 0; cycle < 2; cycle++) {
-				locks.runExclusive("key", () -> {
-					try {
-						String keyPath = library.basePath() + "/key";
-						for (String child : client.getChildren().forPath(keyPath)) {
-							names.add(child);
-							owners.add(NodeOwner.parse(client.getData().forPath(keyPath + "/" + child)));
-						}
-					}
-					catch (Exception ex) {
-						throw new IllegalStateException(ex);
-					}
-				});
-			}
-			assertThat(names).hasSize(2)
+			Map<String, byte[]> nodes = nodesWhileHeld(client, library, locks);
+			nodes.putAll(nodesWhileHeld(client, library, locks));
+			assertThat(nodes.keySet()).as("the lock nodes of two cycles")
+				.hasSize(2)
 				.allSatisfy((name) -> assertThat(name).matches("_c_[0-9a-f-]{36}-__WRIT__\\d{10}"));
-			assertThat(names.get(0)).isNotEqualTo(names.get(1));
-			assertThat(owners).allSatisfy((owner) -> {
+			assertThat(nodes.values()).map(NodeOwner::parse).allSatisfy((owner) -> {
 				assertThat(owner.participant()).startsWith("application@");
 				assertThat(owner.mode()).isEqualTo(LockMode.EXCLUSIVE);
 				assertThat(owner.asked()).isNotNull();
 			});
-			assertThat(client.checkExists().forPath(library.basePath() + "/key")).as("the key node after the cycles")
-				.isNull();
+			assertThat(client.checkExists().forPath(keyPath(library))).as("the key node after the cycles").isNull();
 		}
 	}
 
@@ -58,23 +46,36 @@ class TwoTransactionsCycleTests {
 		try (ZooKeeperTestServer server = ZooKeeperTestServer.start(2000);
 				CuratorFramework client = CuratorClients.connect(server.getConnectString())) {
 			Library library = Library.SHAPE_TWO_MULTIS_SYNC;
-			List<String> names = new ArrayList<>();
-			List<byte[]> data = new ArrayList<>();
-			library.exclusive(client).runExclusive("key", () -> {
-				try {
-					String keyPath = library.basePath() + "/key";
-					for (String child : client.getChildren().forPath(keyPath)) {
-						names.add(child);
-						data.add(client.getData().forPath(keyPath + "/" + child));
-					}
-				}
-				catch (Exception ex) {
-					throw new IllegalStateException(ex);
-				}
-			});
-			assertThat(names).singleElement().asString().matches("lock-\\d{10}");
-			assertThat(data).singleElement().satisfies((bytes) -> assertThat(bytes).isEmpty());
+			Map<String, byte[]> nodes = nodesWhileHeld(client, library, library.exclusive(client));
+			assertThat(nodes.keySet()).singleElement().asString().matches("lock-\\d{10}");
+			assertThat(nodes.values()).singleElement().satisfies((bytes) -> assertThat(bytes).isEmpty());
 		}
+	}
+
+	/**
+	 * Run one cycle on the key and return the children of the key node, with their data, as they
+	 * are while the cycle holds its node.
+	 */
+	private static Map<String, byte[]> nodesWhileHeld(CuratorFramework client, Library library, ExclusiveLocks locks)
+			throws Exception {
+		Map<String, byte[]> nodes = new LinkedHashMap<>();
+		String keyPath = keyPath(library);
+		locks.runExclusive(KEY, () -> {
+			try {
+				List<String> children = client.getChildren().forPath(keyPath);
+				for (String child : children) {
+					nodes.put(child, client.getData().forPath(keyPath + "/" + child));
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		return nodes;
+	}
+
+	private static String keyPath(Library library) {
+		return library.basePath() + "/" + KEY;
 	}
 
 }
