@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.curator.framework.CuratorFramework;
@@ -182,6 +183,12 @@ class NoBlockingTests {
 			CuratorPort port = new CuratorPort(this.support.client(), scheduler);
 			ZooKeeperPort.Timer timer = port.schedule(() -> {
 			}, TimeUnit.MINUTES.toNanos(1));
+			// The timer starts the scheduler's thread: let it take the queue's lock and wait for
+			// the timer's minute first, so that the only thread that can queue for the lock below
+			// is the cancelling one (a thread still starting would queue behind the test's hold
+			// and leave the queue a moment after the test lets go).
+			Condition available = conditionOf(scheduler.getQueue().getClass(), scheduler.getQueue());
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waiters(queueLock, available) == 1);
 			AtomicReference<Thread> cancelling = new AtomicReference<>();
 			CompletableFuture<Void> cancelled;
 			queueLock.lock();
@@ -249,6 +256,29 @@ class NoBlockingTests {
 	 * Return the lock that guards a queue of the JDK's: its field {@code lock}, declared by the
 	 * given class.
 	 */
+	/**
+	 * Return the condition on which a thread of a queue of the JDK's waits for an element: its
+	 * field {@code available}, declared by the given class.
+	 */
+	private static Condition conditionOf(Class<?> declaring, Object queue) throws Exception {
+		Field available = declaring.getDeclaredField("available");
+		available.setAccessible(true);
+		return (Condition) available.get(queue);
+	}
+
+	/**
+	 * Return how many threads wait on a condition of the lock.
+	 */
+	private static int waiters(ReentrantLock lock, Condition condition) {
+		lock.lock();
+		try {
+			return lock.getWaitQueueLength(condition);
+		}
+		finally {
+			lock.unlock();
+		}
+	}
+
 	private static ReentrantLock lockOf(Class<?> declaring, Object queue) throws Exception {
 		Field lock = declaring.getDeclaredField("lock");
 		lock.setAccessible(true);
