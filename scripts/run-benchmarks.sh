@@ -37,7 +37,7 @@
 #                           taking turns in one JVM, bench.forks JVMs one after the other), 0 = skip [0]
 #   turnTime                length of one turn of workload 1i             [1s]
 #   turnLibraries           libraries taking turns: floor, zklock, then any beside them
-#                                                                         [floor,zklock,shape-two-multis-sync]
+#                                              [floor,zklock,shape-two-multis-sync,shape-two-multis-named]
 #   turnWarmup              warmup of each fork of workload 1i, in turns   [120s]
 #   turnThreads             threads of each library's turns in workload 1i, one run after the other
 #                           (more than one: as many threads on a key each), comma-separated [1]

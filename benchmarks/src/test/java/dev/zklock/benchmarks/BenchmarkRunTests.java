@@ -183,7 +183,7 @@ class BenchmarkRunTests {
 			.hasSize(forks)
 			.allSatisfy((fork) -> {
 				assertThat(fork.sides()).extracting(UncontendedInTurns.Side::library)
-					.containsExactly("floor", "zklock", "shape-two-multis-sync");
+					.containsExactly("floor", "zklock", "shape-two-multis-sync", "shape-two-multis-named");
 				assertThat(fork.sides()).allSatisfy((side) -> {
 					assertThat(side.calls()).isPositive();
 					assertThat(side.turnRatio()).isPositive();
@@ -195,7 +195,7 @@ class BenchmarkRunTests {
 		assertThat(markdown).contains("# zklock benchmarks", "**test run.**", "## Machine", "## ZooKeeper",
 				"forceSync=yes", "## Expectations", "## Results: standalone server", "#### 1. Uncontended",
 				"#### 1s. Scheduled job",
-				"#### 1i. The uncontended call and the floor in turns",
+				"#### 1i. The uncontended call and the floor in turns", "The throughput goal is set against the floor.",
 				"#### 3i. 4 threads, a key each, in turns with the floor at as many threads", "#### 1f. First use of a key",
 				"#### 1k. Another instance takes a key",
 				"#### 2. One key", "#### 2t. One key, 32 threads in one JVM, every holder asks",
@@ -233,7 +233,7 @@ class BenchmarkRunTests {
 		assertThat(text).contains("## TLS against plaintext")
 			.contains("| UncontendedBenchmark.oneThread | curator |")
 			.contains("| UncontendedBenchmark.oneThread | zklock |");
-		assertThat(System.getProperty("zklock.benchmarks.tls-trust-store")).as("cleared after the run").isNull();
+		assertThat(System.getProperty("zklock-benchmarks.tls-trust-store")).as("cleared after the run").isNull();
 	}
 
 	private static String describe(Measurement measurement) {

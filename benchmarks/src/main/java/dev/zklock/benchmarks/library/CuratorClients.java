@@ -21,10 +21,10 @@ public final class CuratorClients {
 	 * System property: a PKCS12 trust store; when set, clients connect over TLS and trust the
 	 * certificates it holds (the setups with a TLS port).
 	 */
-	public static final String TLS_TRUST_STORE_PROPERTY = "zklock.benchmarks.tls-trust-store";
+	public static final String TLS_TRUST_STORE_PROPERTY = "zklock-benchmarks.tls-trust-store";
 
 	/** System property: the password of that trust store. */
-	public static final String TLS_PASSWORD_PROPERTY = "zklock.benchmarks.tls-password";
+	public static final String TLS_PASSWORD_PROPERTY = "zklock-benchmarks.tls-password";
 
 	/** The session timeout clients ask for unless told otherwise. */
 	public static final Duration SESSION_TIMEOUT = Duration.ofSeconds(30);

@@ -9,7 +9,7 @@ import dev.zklock.annotation.ZkLeader;
 public class LeaderWork {
 
 	/** The property naming the group. */
-	public static final String GROUP_PROPERTY = "zklock.benchmarks.group";
+	public static final String GROUP_PROPERTY = "zklock-benchmarks.group";
 
 	/**
 	 * Run the work if this instance leads the group; skip it otherwise.

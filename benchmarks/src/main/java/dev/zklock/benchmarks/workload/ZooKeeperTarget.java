@@ -12,13 +12,13 @@ import dev.zklock.benchmarks.library.CuratorClients;
 public final class ZooKeeperTarget {
 
 	/** The system property holding the connect string. */
-	public static final String CONNECT_STRING_PROPERTY = "zklock.benchmarks.connect-string";
+	public static final String CONNECT_STRING_PROPERTY = "zklock-benchmarks.connect-string";
 
 	/** The system property holding the JVM options of the processes a benchmark starts. */
-	public static final String CHILD_JVM_ARGS_PROPERTY = "zklock.benchmarks.child-jvm-args";
+	public static final String CHILD_JVM_ARGS_PROPERTY = "zklock-benchmarks.child-jvm-args";
 
 	/** The system property naming the file where workload 4 appends the grants of its two JVMs. */
-	public static final String GRANTS_FILE_PROPERTY = "zklock.benchmarks.grants-file";
+	public static final String GRANTS_FILE_PROPERTY = "zklock-benchmarks.grants-file";
 
 	/** Nothing to do inside a lock: the benchmarks measure the lock itself. */
 	static final Runnable NO_WORK = () -> {

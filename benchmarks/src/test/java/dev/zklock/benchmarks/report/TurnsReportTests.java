@@ -1,5 +1,6 @@
 package dev.zklock.benchmarks.report;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -49,6 +50,36 @@ class TurnsReportTests {
 	}
 
 	@Test
+	void withZkLocksOwnRequestsInTheRunTheThroughputGoalIsJudgedAgainThemBesideTheFloor() {
+		List<String> lines = render(0.0, withOwnRequests(fork(1_000, 900, 0.90), 0.93),
+				withOwnRequests(fork(1_000, 910, 0.91), 0.95), withOwnRequests(fork(1_000, 920, 0.92), 0.94));
+		List<String> undecided = render(0.0, withOwnRequests(fork(1_000, 900, 0.90), 0.93),
+				withOwnRequests(fork(1_000, 910, 0.91), 1.00), withOwnRequests(fork(1_000, 920, 0.92), 0.94));
+
+		assertThat(row(lines, "calls per second")).endsWith("| **missed** |");
+		assertThat(lines).anySatisfy((line) -> assertThat(line).startsWith("The throughput goal is set against the floor."));
+		String ownRequests = lines.stream()
+			.filter((line) -> line.startsWith("| calls per second |"))
+			.skip(1)
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No second row of calls per second in " + lines));
+		assertThat(ownRequests).contains("| 940 (930–950) |", "| 910 (900–920) |", "| 0.968× (0.958–0.979×) |", "| ≥ 0.95× |")
+			.endsWith("| **met** |");
+		assertThat(undecided.stream().filter((line) -> line.startsWith("| calls per second |")).skip(1).findFirst())
+			.hasValueSatisfying((line) -> assertThat(line)
+				.contains("| 0.968× (0.910–0.979×) |")
+				.endsWith("| not decided: the interval reaches across the goal |"));
+	}
+
+	@Test
+	void withoutZkLocksOwnRequestsInTheRunTheGoalIsJudgedAgainstTheFloorAlone() {
+		List<String> lines = render(0.0, fork(1_000, 980, 0.97), fork(1_000, 1_010, 1.00), fork(1_000, 960, 0.96));
+
+		assertThat(lines.stream().filter((line) -> line.startsWith("| calls per second |"))).hasSize(1);
+		assertThat(lines).noneSatisfy((line) -> assertThat(line).startsWith("The throughput goal is set against"));
+	}
+
+	@Test
 	void manyThreadsAreJudgedOnThroughputAloneAgainstTheirOwnGoal() {
 		List<String> lines = render(32, 0.0, fork(1_000, 850, 0.85), fork(1_000, 820, 0.82), fork(1_000, 900, 0.90));
 
@@ -84,6 +115,20 @@ class TurnsReportTests {
 		Side shape = new Side("shape-two-multis-sync", floorCalls, nanos, floorCalls * 260_000, 0,
 				floorCalls * 8_000, 1_050_000, 5_500_000, 0.99, 0.9, 1.1);
 		return new Fork(List.of(floor, zkLock, shape));
+	}
+
+	/**
+	 * The fork with zklock's own requests beside it, at the given ratio to the floor and at the
+	 * floor's other figures.
+	 */
+	private static Fork withOwnRequests(Fork fork, double ratio) {
+		Side floor = fork.floor();
+		long calls = Math.round(floor.calls() * ratio);
+		Side ownRequests = new Side("shape-two-multis-named", calls, floor.nanos(), calls * 270_000, 0, calls * 9_000,
+				1_060_000, 5_600_000, ratio, ratio - 0.05, ratio + 0.05);
+		List<Side> sides = new ArrayList<>(fork.sides());
+		sides.add(ownRequests);
+		return new Fork(sides);
 	}
 
 	private static List<String> render(double otherProcessors, UncontendedInTurns.Fork... forks) {
