@@ -71,6 +71,26 @@ public enum Library implements Subject.Described {
 					+ "(participant, mode, asked); excludes nobody"),
 
 	/**
+	 * The named transactions with a shorter id in the node's name: what a node format with 64
+	 * random bits in place of the UUID would gain.
+	 */
+	SHAPE_TWO_MULTIS_SHORT_ID("shape-two-multis-short-id", "the same, a 16-digit id in the name (no lock)", false,
+			"as shape-two-multis-named, the lock node named _c_<16 hex digits>-__WRIT__; excludes nobody"),
+
+	/**
+	 * The named transactions without the owner data: what leaving the data out would gain.
+	 */
+	SHAPE_TWO_MULTIS_NO_DATA("shape-two-multis-no-data", "the same, zklock's node name, no data (no lock)", false,
+			"as shape-two-multis-named, the lock node holding no data; excludes nobody"),
+
+	/**
+	 * The named transactions with both: the shorter id and no owner data.
+	 */
+	SHAPE_TWO_MULTIS_SHORT_ID_NO_DATA("shape-two-multis-short-id-no-data",
+			"the same, a 16-digit id in the name, no data (no lock)", false,
+			"as shape-two-multis-short-id, the lock node holding no data; excludes nobody"),
+
+	/**
 	 * Curator's recipes used directly, one instance per key shared by the JVM's threads, as Spring
 	 * Integration's registry uses them: the baseline of most workloads.
 	 */
@@ -161,6 +181,10 @@ public enum Library implements Subject.Described {
 			case SHAPE_TWO_MULTIS_HANDLE -> twoTransactions(client, Sending.HANDLE_ASYNC, Node.BARE);
 			case SHAPE_TWO_MULTIS_SYNC -> twoTransactions(client, Sending.HANDLE_SYNC, Node.BARE);
 			case SHAPE_TWO_MULTIS_NAMED -> twoTransactions(client, Sending.HANDLE_SYNC, Node.ZKLOCKS);
+			case SHAPE_TWO_MULTIS_SHORT_ID -> twoTransactions(client, Sending.HANDLE_SYNC, Node.ZKLOCKS_SHORT_ID);
+			case SHAPE_TWO_MULTIS_NO_DATA -> twoTransactions(client, Sending.HANDLE_SYNC, Node.ZKLOCKS_NO_DATA);
+			case SHAPE_TWO_MULTIS_SHORT_ID_NO_DATA ->
+				twoTransactions(client, Sending.HANDLE_SYNC, Node.ZKLOCKS_SHORT_ID_NO_DATA);
 			case CURATOR, CURATOR_PER_THREAD -> curator(client);
 			case SPRING_INTEGRATION -> new SpringIntegrationLocks(client, basePath());
 			case ZKLOCK, ZKLOCK_PER_CALL, ZKLOCK_KEEP, ZKLOCK_MUTEX_NAMES -> zkLock(client);

@@ -1,6 +1,7 @@
 package dev.zklock.benchmarks.library;
 
 import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -46,7 +47,9 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 
 	private final Sending sending;
 
-	/** The participant id zklock's node data names; {@code null} for a bare node. */
+	private final Node node;
+
+	/** The participant id of the owner data; {@code null} for a node without it. */
 	private final @Nullable String participant;
 
 	private volatile boolean baseMade;
@@ -55,7 +58,8 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		this.client = client;
 		this.basePath = basePath;
 		this.sending = sending;
-		this.participant = (node == Node.ZKLOCKS) ? ParticipantIds.unnumbered("application") : null;
+		this.node = node;
+		this.participant = node.ownerData() ? ParticipantIds.unnumbered("application") : null;
 	}
 
 	@Override
@@ -78,7 +82,7 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 
 	private void run(String keyPath, Runnable work) throws Exception {
 		String participant = this.participant;
-		String lockNodePath = ZKPaths.makePath(keyPath, (participant != null) ? zkLockName() : "lock-");
+		String lockNodePath = ZKPaths.makePath(keyPath, this.node.newName());
 		byte[] data = (participant != null)
 				? new NodeOwner(participant, null, LockMode.EXCLUSIVE, Instant.now()).toBytes() : NO_DATA;
 		if (this.sending != Sending.CURATOR) {
@@ -113,15 +117,6 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 		finally {
 			commit(zooKeeper, List.of(Op.delete(path, -1), Op.delete(keyPath, -1)));
 		}
-	}
-
-	/**
-	 * Return a lock node's name as zklock makes it by default: a protected id of its own, made as
-	 * zklock's port makes it, and the marker of Curator's write lock.
-	 */
-	private static String zkLockName() {
-		ThreadLocalRandom random = ThreadLocalRandom.current();
-		return "_c_" + new UUID(random.nextLong(), random.nextLong()) + "-__WRIT__";
 	}
 
 	private List<OpResult> commit(ZooKeeper zooKeeper, List<Op> operations) throws Exception {
@@ -165,18 +160,62 @@ final class TwoTransactionsCycle implements ExclusiveLocks {
 	}
 
 	/**
-	 * The lock node a cycle makes.
+	 * The lock node a cycle makes: zklock's own, or one that leaves out part of it, to measure
+	 * what each part costs.
 	 */
 	enum Node {
 
 		/** A bare node: {@code lock-<sequence>}, no data. */
-		BARE,
+		BARE(Id.NONE, false),
 
 		/**
-		 * The node zklock makes by default: named with a protected id of its own and the marker
-		 * of Curator's write lock, and holding the owner's data (participant, mode, asked).
+		 * The node zklock makes by default: named with a protected id of its own (a UUID, as
+		 * Curator's protection makes it) and the marker of Curator's write lock, and holding the
+		 * owner's data (participant, mode, asked).
 		 */
-		ZKLOCKS
+		ZKLOCKS(Id.RANDOM_UUID, true),
+
+		/** zklock's node with an id of 16 hex digits (64 random bits) in place of the UUID. */
+		ZKLOCKS_SHORT_ID(Id.SIXTEEN_HEX, true),
+
+		/** zklock's node name, without the owner's data. */
+		ZKLOCKS_NO_DATA(Id.RANDOM_UUID, false),
+
+		/** zklock's node with the short id and without the owner's data. */
+		ZKLOCKS_SHORT_ID_NO_DATA(Id.SIXTEEN_HEX, false);
+
+		private final Id id;
+
+		private final boolean ownerData;
+
+		Node(Id id, boolean ownerData) {
+			this.id = id;
+			this.ownerData = ownerData;
+		}
+
+		/**
+		 * Return a new node's name, before the server's sequence number: {@code lock-} or, with an
+		 * id, as zklock makes it: the protected prefix, the id and the marker of Curator's write
+		 * lock.
+		 */
+		String newName() {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			return switch (this.id) {
+				case NONE -> "lock-";
+				case RANDOM_UUID -> "_c_" + new UUID(random.nextLong(), random.nextLong()) + "-__WRIT__";
+				case SIXTEEN_HEX -> "_c_" + HexFormat.of().toHexDigits(random.nextLong()) + "-__WRIT__";
+			};
+		}
+
+		boolean ownerData() {
+			return this.ownerData;
+		}
+
+		private enum Id {
+
+			NONE, RANDOM_UUID, SIXTEEN_HEX
+
+		}
 
 	}
 

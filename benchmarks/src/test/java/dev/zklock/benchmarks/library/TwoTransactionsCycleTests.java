@@ -6,6 +6,8 @@ import java.util.Map;
 
 import org.apache.curator.framework.CuratorFramework;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.zklock.LockMode;
 import dev.zklock.lock.NodeOwner;
@@ -37,6 +39,31 @@ class TwoTransactionsCycleTests {
 				assertThat(owner.mode()).isEqualTo(LockMode.EXCLUSIVE);
 				assertThat(owner.asked()).isNotNull();
 			});
+			assertThat(client.checkExists().forPath(keyPath(library))).as("the key node after the cycles").isNull();
+		}
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "SHAPE_TWO_MULTIS_SHORT_ID, '_c_[0-9a-f]{16}-__WRIT__\\d{10}', true",
+			"SHAPE_TWO_MULTIS_NO_DATA, '_c_[0-9a-f-]{36}-__WRIT__\\d{10}', false",
+			"SHAPE_TWO_MULTIS_SHORT_ID_NO_DATA, '_c_[0-9a-f]{16}-__WRIT__\\d{10}', false" })
+	void theShapesThatLeaveOutPartOfZkLocksNodeLeaveOutThatPartAlone(Library library, String name, boolean ownerData)
+			throws Exception {
+		try (ZooKeeperTestServer server = ZooKeeperTestServer.start(2000);
+				CuratorFramework client = CuratorClients.connect(server.getConnectString())) {
+			ExclusiveLocks locks = library.exclusive(client);
+			Map<String, byte[]> nodes = nodesWhileHeld(client, library, locks);
+			nodes.putAll(nodesWhileHeld(client, library, locks));
+			assertThat(nodes.keySet()).as("the lock nodes of two cycles")
+				.hasSize(2)
+				.allSatisfy((node) -> assertThat(node).matches(name));
+			if (ownerData) {
+				assertThat(nodes.values()).map(NodeOwner::parse)
+					.allSatisfy((owner) -> assertThat(owner.mode()).isEqualTo(LockMode.EXCLUSIVE));
+			}
+			else {
+				assertThat(nodes.values()).allSatisfy((bytes) -> assertThat(bytes).isEmpty());
+			}
 			assertThat(client.checkExists().forPath(keyPath(library))).as("the key node after the cycles").isNull();
 		}
 	}
