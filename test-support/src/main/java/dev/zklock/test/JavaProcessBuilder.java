@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Describes a {@link JavaProcess} to start: main class, arguments, system properties, JVM
- * options, classpath and output file.
+ * options, classpath and output file. The process keeps its temporary files in this JVM's
+ * temporary folder ({@code java.io.tmpdir}), which the build points into its own output folder,
+ * unless a system property or JVM option names another.
  */
 public final class JavaProcessBuilder {
 
@@ -140,6 +142,8 @@ public final class JavaProcessBuilder {
 	List<String> command() {
 		List<String> command = new ArrayList<>(this.launcher);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		// Before the options given, so that one of them naming another folder wins.
+		command.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
 		command.addAll(this.jvmArgs);
 		this.systemProperties.forEach((name, value) -> command.add("-D" + name + "=" + value));
 		command.add("-cp");

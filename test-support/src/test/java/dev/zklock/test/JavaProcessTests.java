@@ -46,6 +46,18 @@ class JavaProcessTests {
 	}
 
 	@Test
+	void keepsItsTemporaryFilesWhereThisJvmKeepsItsOwnUnlessToldOtherwise(@TempDir Path folder) {
+		JavaProcess inherited = start(JavaProcess.builder(OutputMain.class).args("0"));
+		JavaProcess told = start(JavaProcess.builder(OutputMain.class)
+			.args("0")
+			.systemProperty("java.io.tmpdir", folder.toString()));
+		assertThat(inherited.waitFor(TIMEOUT)).isZero();
+		assertThat(told.waitFor(TIMEOUT)).isZero();
+		assertThat(inherited.outputText()).contains("tmp: " + System.getProperty("java.io.tmpdir"));
+		assertThat(told.outputText()).contains("tmp: " + folder);
+	}
+
+	@Test
 	void appendsToAGivenOutputFileAndReadsOnlyItsOwnOutput(@TempDir Path folder) throws IOException {
 		Path output = folder.resolve("logs/app.log");
 		JavaProcess first = start(JavaProcess.builder(OutputMain.class).args("0", "first").output(output));
