@@ -35,7 +35,8 @@ import dev.zklock.lock.NodeOwner;
  * transactions, as asynchronous transactions of the client's ZooKeeper handle (without Curator's
  * builders, path checks and retries; the reply still comes through the event thread), or as
  * synchronous transactions of the handle, the caller waking on the reply itself as the floor
- * does. The lock node is either a bare one or the one zklock makes ({@link Node}).
+ * does. The lock node is a bare one, the one zklock makes, or zklock's with part of it left
+ * out ({@link Node}).
  */
 final class TwoTransactionsCycle implements ExclusiveLocks {
 
