@@ -19,6 +19,9 @@ public final class RunSettings {
 
 	private static final String PREFIX = "bench.";
 
+	/** The libraries of workload 1i in every profile: the floor, zklock, then those beside them. */
+	private static final String TURN_LIBRARIES = "floor,zklock,shape-two-multis-sync,shape-two-multis-named";
+
 	private static final Map<String, Map<String, String>> PROFILES = Map.of("full",
 			Map.ofEntries(Map.entry("forks", "3"), Map.entry("warmupIterations", "2"), Map.entry("warmupTime", "2s"),
 					Map.entry("iterations", "5"), Map.entry("iterationTime", "2s"),
@@ -27,7 +30,7 @@ public final class RunSettings {
 					Map.entry("tickTime", "2000"), Map.entry("output", "docs/BENCHMARKS.md"),
 					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
 					Map.entry("turns", "0"), Map.entry("turnTime", "1s"), Map.entry("turnWarmup", "120s"),
-					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync,shape-two-multis-named"), Map.entry("turnThreads", "1")),
+					Map.entry("turnLibraries", TURN_LIBRARIES), Map.entry("turnThreads", "1")),
 			"smoke",
 			Map.ofEntries(Map.entry("forks", "1"), Map.entry("warmupIterations", "1"), Map.entry("warmupTime", "200ms"),
 					Map.entry("iterations", "3"), Map.entry("iterationTime", "300ms"),
@@ -36,7 +39,7 @@ public final class RunSettings {
 					Map.entry("tickTime", "2000"), Map.entry("output", "benchmarks/target/BENCHMARKS-smoke.md"),
 					Map.entry("logs", "benchmarks/target/benchmark-logs"), Map.entry("childJvmArgs", "-Xmx512m"),
 					Map.entry("turns", "3"), Map.entry("turnTime", "200ms"), Map.entry("turnWarmup", "1s"),
-					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync,shape-two-multis-named"), Map.entry("turnThreads", "1")),
+					Map.entry("turnLibraries", TURN_LIBRARIES), Map.entry("turnThreads", "1")),
 			"test",
 			Map.ofEntries(Map.entry("forks", "0"), Map.entry("warmupIterations", "0"), Map.entry("warmupTime", "100ms"),
 					Map.entry("iterations", "1"), Map.entry("iterationTime", "100ms"),
@@ -46,7 +49,7 @@ public final class RunSettings {
 					Map.entry("output", "target/BENCHMARKS-test.md"), Map.entry("logs", "target/benchmark-logs"),
 					Map.entry("childJvmArgs", "-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1"),
 					Map.entry("turns", "2"), Map.entry("turnTime", "100ms"), Map.entry("turnWarmup", "200ms"),
-					Map.entry("turnLibraries", "floor,zklock,shape-two-multis-sync,shape-two-multis-named"), Map.entry("turnThreads", "1,4")));
+					Map.entry("turnLibraries", TURN_LIBRARIES), Map.entry("turnThreads", "1,4")));
 
 	private static final Map<String, String> COMMON = Map.of("include", "dev\\.zklock\\.benchmarks\\.workload\\..*",
 			"library", "", "forceSync", "yes", "command", "(not given)", "busyProcessors", "0.25", "ensembleServer",
