@@ -51,7 +51,7 @@
 #   childJvmArgs            JVM options of the second JVMs (4) and election participants (8) [-Xmx512m]
 #
 # Needs a JDK 17 and Maven Central (the Maven wrapper fetches Maven). ZooKeeper servers and the second
-# JVMs run on loopback only and end with the run.
+# JVMs run on loopback only and end with the run; their files are kept in benchmarks/target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -85,5 +85,6 @@ done
 
 ./mvnw -B -q -pl benchmarks -am package -DskipTests
 classpath="benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)"
-exec java -Xms1g -Xmx1g -cp "$classpath" "-Dbench.command=$command" \
+# The run's own files (the servers' data folders, JMH's lock file) go in the module's build output, not /tmp.
+exec java -Xms1g -Xmx1g -cp "$classpath" "-Djava.io.tmpdir=$PWD/benchmarks/target" "-Dbench.command=$command" \
 	${args[@]+"${args[@]}"} dev.zklock.benchmarks.BenchmarkRun

@@ -195,6 +195,8 @@ public final class BenchmarkRun {
 		jvmArgs.add("-D" + ZooKeeperTarget.CHILD_JVM_ARGS_PROPERTY + "=" + childJvmArgs);
 		jvmArgs.add("-D" + ZooKeeperTarget.GRANTS_FILE_PROPERTY + "=" + grantsFile.toAbsolutePath());
 		jvmArgs.addAll(clientArgs);
+		// The forks keep their files (and those of the JVMs they start) where this JVM keeps its own.
+		jvmArgs.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
 		Path log = jmhLog(setup);
 		log("JMH output: " + log.toAbsolutePath());
 		// The forks of a benchmark run as rounds: the whole set once per round, one fork of each
