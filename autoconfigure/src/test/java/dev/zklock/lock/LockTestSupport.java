@@ -55,6 +55,22 @@ final class LockTestSupport implements AutoCloseable {
 
 	private CuratorFramework client(String connectString, Duration sessionTimeout,
 			Consumer<CuratorFrameworkFactory.Builder> customizer) {
+		CuratorFramework client = connectedClient(connectString, sessionTimeout, customizer);
+		this.closeables.add(0, client);
+		return client;
+	}
+
+	/**
+	 * Return a started client of a server, once it is connected (closed if it does not connect
+	 * within 10 s): a lock request made before a client's first session starts again, with a new
+	 * node, when the session comes. The caller closes it.
+	 * @param connectString the server's address
+	 * @param sessionTimeout the session timeout
+	 * @param customizer what to add to the client's builder
+	 * @return the client
+	 */
+	static CuratorFramework connectedClient(String connectString, Duration sessionTimeout,
+			Consumer<CuratorFrameworkFactory.Builder> customizer) {
 		CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
 			.connectString(connectString)
 			.sessionTimeoutMs((int) sessionTimeout.toMillis())
@@ -65,14 +81,15 @@ final class LockTestSupport implements AutoCloseable {
 		client.start();
 		try {
 			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
+				client.close();
 				throw new IllegalStateException("Test client did not connect");
 			}
 		}
 		catch (InterruptedException ex) {
+			client.close();
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-		this.closeables.add(0, client);
 		return client;
 	}
 

@@ -12,8 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.junit.jupiter.api.AfterEach;
@@ -185,26 +183,13 @@ class SequenceEndTests {
 	}
 
 	private CuratorFramework client() {
-		CuratorFramework client = CuratorFrameworkFactory.builder()
-			.connectString(this.server.connectString())
-			.sessionTimeoutMs(10_000)
-			.connectionTimeoutMs(5000)
-			.retryPolicy(new ExponentialBackoffRetry(50, 5, 1000))
-			.build();
-		client.start();
-		this.closeables.add(0, client);
 		// Connected before use: a request made before the client's first session goes on with a
 		// new node once the session comes (it cannot tell which session its first create went out
 		// with), which would take one more of the few sequence numbers this test leaves.
-		try {
-			if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-				throw new IllegalStateException("Test client did not connect");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		CuratorFramework client = LockTestSupport.connectedClient(this.server.connectString(), Duration.ofSeconds(10),
+				(builder) -> {
+				});
+		this.closeables.add(0, client);
 		return client;
 	}
 
